@@ -1,0 +1,11 @@
+"""Agents: model resolution, the intrinsic answerer, the LangGraph tool agent, the embedded model server."""
+
+from agents.intrinsic import answer_intrinsic
+from agents.models import DEFAULT_MODEL, GenerationSettings, create_chat_model, parse_model
+from agents.tool_agent import AgentLimits, ToolAgent
+from agents.trace import AgentResult, TraceEvent
+
+__all__ = [
+    "DEFAULT_MODEL", "AgentLimits", "AgentResult", "GenerationSettings", "ToolAgent", "TraceEvent",
+    "answer_intrinsic", "create_chat_model", "parse_model",
+]

@@ -1,0 +1,189 @@
+"""The tools condition's agent: a small LangGraph loop of model calls and tool calls.
+
+Guards: an explicit step limit (model calls), a cap on tool calls per sample, tool errors returned to the
+model as ``ToolMessage(status="error")`` (``ToolNode(handle_tool_errors=True)``), and repeated identical calls
+not executed again: the model gets the earlier result back and, if a whole round is repeats, one last call to
+answer. ``recursion_limit`` is set from the step limit as a backstop.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import time
+from collections.abc import Sequence
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+from langchain_core.tools import BaseTool
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+from langgraph.prebuilt import ToolNode
+from pydantic import BaseModel, Field
+
+from agents.messages import ChatLike, dicts, text_of, to_dict, to_langchain, usage
+from agents.trace import AgentResult, TraceEvent
+
+FINALIZE_PROMPT = (
+    "Stop calling tools now. Using the tool results above, give your final answer in the format the task "
+    "asked for."
+)
+
+
+class AgentLimits(BaseModel):
+    """Per-sample limits of the tool agent."""
+
+    max_steps: int = Field(default=6, ge=1, description="Model calls before the agent must answer")
+    max_tool_calls: int = Field(default=8, ge=0, description="Tool calls executed per sample")
+
+
+class _State(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]
+    trace: Annotated[list[TraceEvent], operator.add]
+    steps: int
+    tool_calls: int
+    sent: int
+    seen: dict[str, str]
+    stop: str | None
+
+
+def _call_key(name: str, args: Any) -> str:
+    return name + ":" + json.dumps(args, sort_keys=True, default=str)
+
+
+class ToolAgent:
+    """A LangGraph agent over any LangChain chat model that supports ``bind_tools``."""
+
+    def __init__(self, model: BaseChatModel, tools: Sequence[BaseTool], limits: AgentLimits | None = None) -> None:
+        self.model = model
+        self.tools = list(tools)
+        self.limits = limits or AgentLimits()
+        self.bound = model.bind_tools(self.tools) if self.tools else model
+        self.tool_node = ToolNode(self.tools, handle_tool_errors=True)
+        self.graph = self._build()
+
+    async def _model_call(self, state: _State, extra: list[AnyMessage] | None = None) -> dict[str, Any]:
+        messages = list(state["messages"]) + list(extra or [])
+        sent = state.get("sent", 0)
+        t0 = time.time()
+        reply = await self.bound.ainvoke(messages)
+        tin, tout, tcached = usage(reply)
+        event = TraceEvent(
+            kind="model_call",
+            start=t0,
+            latency_s=time.time() - t0,
+            messages_in=dicts(messages[sent:]),
+            message_out=to_dict(reply),
+            raw_text=text_of(reply),
+            input_tokens=tin,
+            output_tokens=tout,
+            cached_tokens=tcached,
+            tools_offered=[t.name for t in self.tools],
+        )
+        return {"messages": [*(extra or []), reply], "trace": [event], "steps": state.get("steps", 0) + 1,
+                "sent": len(messages) + 1}
+
+    async def _agent(self, state: _State) -> dict[str, Any]:
+        update = await self._model_call(state)
+        reply: AIMessage = update["messages"][-1]
+        calls = len(reply.tool_calls) + len(reply.invalid_tool_calls)
+        if calls:
+            if update["steps"] >= self.limits.max_steps:
+                update["stop"] = "step_limit"
+            elif state.get("tool_calls", 0) + calls > self.limits.max_tool_calls:
+                update["stop"] = "tool_call_limit"
+        return update
+
+    async def _tools(self, state: _State) -> dict[str, Any]:
+        last = state["messages"][-1]
+        assert isinstance(last, AIMessage)
+        parent = state["trace"][-1].id if state.get("trace") else None
+        seen = dict(state.get("seen") or {})
+        out: list[ToolMessage] = []
+        events: list[TraceEvent] = []
+        repeats = 0
+        for bad in last.invalid_tool_calls:
+            msg = f"Error: the arguments of {bad.get('name')!r} were not valid JSON: {bad.get('error') or bad.get('args')}"
+            out.append(ToolMessage(msg, tool_call_id=bad.get("id") or "invalid", name=bad.get("name") or "", status="error"))
+            events.append(TraceEvent(kind="tool_call", parent_id=parent, tool=bad.get("name"), tool_call_id=bad.get("id"),
+                                     args={"raw": bad.get("args")}, status="error", error=msg))
+        for call in last.tool_calls:
+            key = _call_key(call["name"], call["args"])
+            if key in seen:
+                repeats += 1
+                msg = (f"You already called {call['name']} with these arguments. Its result was: {seen[key]}. "
+                       "Do not call it again; use this result.")
+                out.append(ToolMessage(msg, tool_call_id=call["id"], name=call["name"], status="error"))
+                events.append(TraceEvent(kind="tool_call", parent_id=parent, tool=call["name"], tool_call_id=call["id"],
+                                         args=call["args"], result=seen[key], status="repeated"))
+                continue
+            t0 = time.time()
+            result = await self.tool_node.ainvoke({"messages": [AIMessage("", tool_calls=[call])]})
+            message: ToolMessage = result["messages"][0]
+            content = text_of(message)
+            failed = message.status == "error"
+            if not failed:
+                seen[key] = content
+            out.append(message)
+            events.append(TraceEvent(kind="tool_call", parent_id=parent, start=t0, latency_s=time.time() - t0,
+                                     tool=call["name"], tool_call_id=call["id"], args=call["args"],
+                                     result=None if failed else content, error=content if failed else None,
+                                     status="error" if failed else "ok"))
+        update: dict[str, Any] = {"messages": out, "trace": events, "seen": seen,
+                                  "tool_calls": state.get("tool_calls", 0) + len(events) - repeats}
+        if repeats and repeats == len(events):
+            update["stop"] = "repeated_call"
+        return update
+
+    async def _finalize(self, state: _State) -> dict[str, Any]:
+        last = state["messages"][-1]
+        extra: list[AnyMessage] = []
+        skipped: list[TraceEvent] = []
+        if isinstance(last, AIMessage):  # calls the limits stopped still need an answer in the history
+            parent = state["trace"][-1].id if state.get("trace") else None
+            for call in [*last.tool_calls, *last.invalid_tool_calls]:
+                msg = f"Not executed: the {state.get('stop')} was reached."
+                extra.append(ToolMessage(msg, tool_call_id=call.get("id") or "skipped", name=call.get("name") or "",
+                                         status="error"))
+                skipped.append(TraceEvent(kind="tool_call", parent_id=parent, tool=call.get("name"),
+                                          tool_call_id=call.get("id"), args=call.get("args") if isinstance(
+                                              call.get("args"), dict) else {"raw": call.get("args")},
+                                          status="skipped", error=msg))
+        update = await self._model_call(state, extra=[*extra, HumanMessage(FINALIZE_PROMPT)])
+        update["trace"] = skipped + update["trace"]
+        return update
+
+    def _after_agent(self, state: _State) -> str:
+        last = state["messages"][-1]
+        if state.get("stop"):
+            return "finalize"
+        if isinstance(last, AIMessage) and (last.tool_calls or last.invalid_tool_calls):
+            return "tools"
+        return END
+
+    def _after_tools(self, state: _State) -> str:
+        return "finalize" if state.get("stop") else "agent"
+
+    def _build(self) -> Any:
+        g = StateGraph(_State)
+        g.add_node("agent", self._agent)
+        g.add_node("tools", self._tools)
+        g.add_node("finalize", self._finalize)
+        g.add_edge(START, "agent")
+        g.add_conditional_edges("agent", self._after_agent, ["tools", "finalize", END])
+        g.add_conditional_edges("tools", self._after_tools, ["agent", "finalize"])
+        g.add_edge("finalize", END)
+        return g.compile()
+
+    async def run(self, messages: Sequence[ChatLike]) -> AgentResult:
+        """Run the loop on one sample's messages."""
+        t0 = time.time()
+        state = await self.graph.ainvoke(
+            {"messages": to_langchain(messages), "trace": [], "steps": 0, "tool_calls": 0, "sent": 0, "seen": {}},
+            config={"recursion_limit": 3 * self.limits.max_steps + 6},
+        )
+        last = state["messages"][-1]
+        final = text_of(last) if isinstance(last, AIMessage) else ""
+        return AgentResult.from_trace(final, state["trace"], time.time() - t0,
+                                      stop_reason=state.get("stop") or "answered")

@@ -1,0 +1,73 @@
+"""Trace records: every model call and tool call an agent made, in order, with parent ids."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+class TraceEvent(BaseModel):
+    """One model call or tool call; enough for a viewer to draw a timeline."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(default_factory=new_id)
+    parent_id: str | None = Field(default=None, description="The model call whose tool_calls caused this tool call")
+    kind: Literal["model_call", "tool_call"]
+    start: float = Field(default_factory=time.time, description="Unix time the call started")
+    latency_s: float = 0.0
+    # model calls
+    messages_in: list[dict[str, Any]] | None = None
+    message_out: dict[str, Any] | None = None
+    raw_text: str | None = Field(default=None, description="The model's text exactly as returned")
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    cache_hit: bool = False
+    retries: int = 0
+    tools_offered: list[str] | None = None
+    # tool calls
+    tool: str | None = None
+    tool_call_id: str | None = None
+    args: dict[str, Any] | None = None
+    result: str | None = None
+    status: Literal["ok", "error", "repeated", "skipped"] | None = None
+    error: str | None = None
+
+
+class AgentResult(BaseModel):
+    """What an agent returns for one sample: its final text, its trace and its accounting."""
+
+    model_config = ConfigDict(frozen=True)
+
+    final_text: str
+    trace: list[TraceEvent] = Field(default_factory=list)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    latency_s: float = 0.0
+    steps: int = 0
+    tool_calls: int = Field(default=0, description="Tool calls executed (repeats and skipped calls excluded)")
+    stop_reason: Literal["answered", "step_limit", "tool_call_limit", "repeated_call"] = "answered"
+
+    @classmethod
+    def from_trace(cls, final_text: str, trace: list[TraceEvent], latency_s: float, **kw: Any) -> AgentResult:
+        models = [e for e in trace if e.kind == "model_call"]
+        return cls(
+            final_text=final_text,
+            trace=trace,
+            input_tokens=sum(e.input_tokens for e in models),
+            output_tokens=sum(e.output_tokens for e in models),
+            cached_tokens=sum(e.cached_tokens for e in models),
+            latency_s=latency_s,
+            steps=len(models),
+            tool_calls=sum(1 for e in trace if e.kind == "tool_call" and e.status in ("ok", "error")),
+            **kw,
+        )

@@ -1,0 +1,1 @@
+"""Evaluation: conditions, runner, run store, statistics, reports and the compare CLI."""

@@ -1,0 +1,3 @@
+from evals.compare import main
+
+raise SystemExit(main())

@@ -1,0 +1,10 @@
+"""The quick default suite: a few samples of representative tasks from every family built so far.
+
+Sized to finish in under 10 minutes on a 2-core machine with the embedded model in both conditions.
+"""
+
+from __future__ import annotations
+
+DEFAULT_SUITE: dict[str, int] = {
+    "gpsbench.distance": 6,
+}

@@ -1,0 +1,319 @@
+"""Polygons, point sets and segments given as (lat, lon) degrees.
+
+A polygon is a sequence of (lat, lon) vertices, not closed; a closing duplicate of the first vertex is
+dropped. Spherical results use GPSBench's sphere (R = 6371 km), geodesic ones WGS84, and the topological
+predicates (point in polygon, relations, segments) work in the plane of (lon, lat) degrees.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+import numpy as np
+import shapely
+from shapely.geometry import Point, Polygon
+from shapely.validation import explain_validity
+
+from geocore import _validate as check
+from geocore.geodesy import _WGS84, EARTH_RADIUS_KM, _central_angle, _latlon, _norm_lon
+
+LatLon = tuple[float, float]
+
+
+def _ring(vertices: Sequence[Sequence[float]], name: str = "vertices") -> list[LatLon]:
+    pts = check.points(vertices, name)
+    if len(pts) > 1 and pts[0] == pts[-1]:
+        pts.pop()
+    if len(pts) < 3:
+        raise ValueError(f"{name} needs at least 3 distinct vertices, got {len(pts)}")
+    return pts
+
+
+def _edges(pts: list[LatLon]) -> list[tuple[LatLon, LatLon]]:
+    return [(pts[i], pts[(i + 1) % len(pts)]) for i in range(len(pts))]
+
+
+# ----------------------------------------------------------------------------- area and perimeter
+
+def _lhuilier_excess(a: float, b: float, c: float) -> float:
+    """Spherical excess (steradians on the unit sphere) of a triangle with sides a, b, c (eq. 7)."""
+    s = (a + b + c) / 2.0
+    t = math.tan(s / 2) * math.tan((s - a) / 2) * math.tan((s - b) / 2) * math.tan((s - c) / 2)
+    return 4.0 * math.atan(math.sqrt(max(t, 0.0)))
+
+
+def spherical_polygon_area_km2(vertices: Sequence[Sequence[float]], radius_km: float = EARTH_RADIUS_KM) -> float:
+    """Area in km² by L'Huilier's theorem over the fan of triangles from vertex 0 (GPSBench App. C.4 gold).
+
+    Each excess E_i from eq. 7 is non-negative, so A = R² |Σ E_i| is the true area when the polygon is
+    star-shaped from its first vertex (every convex polygon is); otherwise fan triangles that fall outside
+    the polygon are added rather than subtracted and the result overestimates.
+    """
+    pts = _ring(vertices)
+    r = check.positive(radius_km, "radius_km")
+    (lat0, lon0) = pts[0]
+    total = 0.0
+    for (lat1, lon1), (lat2, lon2) in zip(pts[1:-1], pts[2:], strict=True):
+        a = _central_angle(lat0, lon0, lat1, lon1)
+        b = _central_angle(lat1, lon1, lat2, lon2)
+        c = _central_angle(lat2, lon2, lat0, lon0)
+        total += _lhuilier_excess(a, b, c)
+    return r * r * abs(total)
+
+
+def spherical_perimeter_km(vertices: Sequence[Sequence[float]], radius_km: float = EARTH_RADIUS_KM) -> float:
+    """Perimeter in km of the closed ring: sum of haversine distances between consecutive vertices."""
+    pts = _ring(vertices)
+    r = check.positive(radius_km, "radius_km")
+    return r * sum(_central_angle(*p, *q) for p, q in _edges(pts))
+
+
+def geodesic_area_perimeter(vertices: Sequence[Sequence[float]]) -> tuple[float, float]:
+    """(|area| km², perimeter km) of the polygon with WGS84 geodesic edges (pyproj/GeographicLib)."""
+    pts = _ring(vertices)
+    area_m2, perimeter_m = _WGS84.polygon_area_perimeter([p[1] for p in pts], [p[0] for p in pts])
+    return (abs(area_m2) / 1e6, perimeter_m / 1000.0)
+
+
+def sort_by_angle(vertices: Sequence[Sequence[float]]) -> list[LatLon]:
+    """Vertices sorted by atan2(lat - mean lat, lon - mean lon), i.e. counter-clockwise in the lon/lat plane.
+
+    This is GPSBench's polygon ordering (App. A.2 step 5); ties keep input order and a closing duplicate
+    is dropped. Not antimeridian-aware.
+    """
+    pts = check.points(vertices, "vertices")
+    if len(pts) > 1 and pts[0] == pts[-1]:
+        pts.pop()
+    c_lat, c_lon = centroid(pts)
+    return sorted(pts, key=lambda p: math.atan2(p[0] - c_lat, p[1] - c_lon))
+
+
+# ----------------------------------------------------------------------------- boxes and centres
+
+@dataclass(frozen=True)
+class BoundingBox:
+    """Latitude/longitude box; when it crosses the antimeridian, west > east."""
+
+    south: float
+    north: float
+    west: float
+    east: float
+    crosses_antimeridian: bool
+
+    @property
+    def width_deg(self) -> float:
+        """Longitudinal extent in degrees, going east from ``west`` to ``east``."""
+        return (self.east - self.west) % 360.0 if self.crosses_antimeridian else self.east - self.west
+
+    @property
+    def center(self) -> LatLon:
+        """(lat, lon) of the box centre; lon in [-180, 180]."""
+        return ((self.south + self.north) / 2.0, _norm_lon(self.west + self.width_deg / 2.0))
+
+
+def bounds(points: Sequence[Sequence[float]]) -> tuple[float, float, float, float]:
+    """Plain (min_lat, max_lat, min_lon, max_lon), GPSBench's bounding-box gold (not antimeridian-aware)."""
+    pts = check.points(points)
+    lats, lons = [p[0] for p in pts], [p[1] for p in pts]
+    return (min(lats), max(lats), min(lons), max(lons))
+
+
+def bounding_box(points: Sequence[Sequence[float]]) -> BoundingBox:
+    """Smallest box holding the points, allowed to cross the antimeridian (the largest longitude gap is left out).
+
+    On a tie the box that does not cross the antimeridian is chosen.
+    """
+    pts = check.points(points)
+    lats = [p[0] for p in pts]
+    lons = sorted({p[1] for p in pts})
+    wrap_gap = lons[0] + 360.0 - lons[-1]
+    gaps = [lons[i + 1] - lons[i] for i in range(len(lons) - 1)]
+    if not gaps or wrap_gap >= max(gaps):
+        return BoundingBox(min(lats), max(lats), lons[0], lons[-1], False)
+    i = gaps.index(max(gaps))
+    return BoundingBox(min(lats), max(lats), lons[i + 1], lons[i], True)
+
+
+def centroid(points: Sequence[Sequence[float]]) -> LatLon:
+    """Arithmetic mean (lat, lon) as in GPSBench (meaningless across the antimeridian)."""
+    pts = check.points(points)
+    return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+
+
+def spherical_centroid(points: Sequence[Sequence[float]]) -> LatLon:
+    """(lat, lon) of the normalised mean of the unit vectors; antimeridian-safe.
+
+    ValueError when the vectors cancel out (e.g. two antipodal points).
+    """
+    pts = check.points(points)
+    v = _unit_vectors(pts).sum(axis=0)
+    if float(np.linalg.norm(v)) < 1e-12 * len(pts):
+        raise ValueError("points have no spherical centroid: their unit vectors sum to zero")
+    return _latlon((float(v[0]), float(v[1]), float(v[2])))
+
+
+# ----------------------------------------------------------------------------- route simplification
+
+def _unit_vectors(pts: list[LatLon]) -> np.ndarray:
+    a = np.radians(np.asarray(pts, dtype=float))
+    return np.column_stack((np.cos(a[:, 0]) * np.cos(a[:, 1]), np.cos(a[:, 0]) * np.sin(a[:, 1]), np.sin(a[:, 0])))
+
+
+def _angles(v: np.ndarray, a: np.ndarray) -> np.ndarray:
+    return np.arctan2(np.linalg.norm(np.cross(v, a), axis=-1), v @ a)
+
+
+def _segment_distances(v: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Angular distance of each row of v to the minor arc a-b (endpoint distance when the foot is off the arc)."""
+    to_end = np.minimum(_angles(v, a), _angles(v, b))
+    n = np.cross(a, b)
+    size = float(np.linalg.norm(n))
+    if size < 1e-15:  # coincident (or antipodal) ends: no arc to project on
+        return to_end
+    n /= size
+    h = v @ n
+    cross_track = np.abs(np.arctan2(h, np.linalg.norm(v - np.outer(h, n), axis=1)))
+    along = np.arctan2(v @ np.cross(n, a), v @ a)
+    inside = (along >= 0.0) & (along <= math.atan2(size, float(a @ b)))
+    return np.where(inside, cross_track, to_end)
+
+
+def rdp(points: Sequence[Sequence[float]], epsilon_m: float) -> list[int]:
+    """Ramer–Douglas–Peucker simplification; returns the sorted indices kept (first and last always).
+
+    GPSBench (App. B) does not state its distance, so the distance of a point to a chord is the spherical
+    cross-track distance (R = 6371 km) to the great-circle arc, or the distance to the nearer endpoint when
+    the foot of the perpendicular falls outside the arc. A point is kept when that distance exceeds
+    ``epsilon_m`` metres; on ties the first farthest point splits.
+    """
+    pts = check.points(points)
+    eps = check.non_negative(epsilon_m, "epsilon_m") / (EARTH_RADIUS_KM * 1000.0)
+    if len(pts) <= 2:
+        return list(range(len(pts)))
+    v = _unit_vectors(pts)
+    keep = {0, len(pts) - 1}
+    stack = [(0, len(pts) - 1)]
+    while stack:
+        i, j = stack.pop()
+        if j - i < 2:
+            continue
+        d = _segment_distances(v[i + 1 : j], v[i], v[j])
+        k = int(np.argmax(d))
+        if d[k] > eps:
+            keep.add(i + 1 + k)
+            stack += [(i, i + 1 + k), (i + 1 + k, j)]
+    return sorted(keep)
+
+
+# ----------------------------------------------------------------------------- planar topology
+
+def _shape(vertices: Sequence[Sequence[float]], name: str) -> Polygon:
+    poly = Polygon([(p[1], p[0]) for p in _ring(vertices, name)])
+    if not poly.is_valid:
+        raise ValueError(f"{name} is not a simple polygon: {explain_validity(poly)}")
+    return poly
+
+
+def point_in_polygon(
+    lat: float,
+    lon: float,
+    polygon: Sequence[Sequence[float]],
+    *,
+    boundary: Literal["include", "exclude"] = "include",
+) -> bool:
+    """Whether (lat, lon) lies in the polygon, treated as planar in lon/lat degrees.
+
+    Points on an edge or vertex count as inside by default (``boundary="include"``); with "exclude" only
+    interior points do. ValueError for a self-intersecting polygon.
+    """
+    pt = Point(check.lon(lon, "lon"), check.lat(lat, "lat"))
+    if boundary not in ("include", "exclude"):
+        raise ValueError(f"boundary must be 'include' or 'exclude', got {boundary!r}")
+    poly = _shape(polygon, "polygon")
+    return bool(shapely.covers(poly, pt) if boundary == "include" else shapely.contains(poly, pt))
+
+
+def polygon_relation(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> str:
+    """Planar relation of polygon a to polygon b.
+
+    One of "equals" (same point set), "disjoint", "touches" (boundaries meet, interiors do not),
+    "contains" (b lies in a), "within" (a lies in b) or "overlaps" (interiors meet, neither holds the other).
+    """
+    pa, pb = _shape(a, "a"), _shape(b, "b")
+    if pa.equals(pb):
+        return "equals"
+    if pa.disjoint(pb):
+        return "disjoint"
+    if pa.touches(pb):
+        return "touches"
+    if pa.contains(pb):
+        return "contains"
+    if pa.within(pb):
+        return "within"
+    return "overlaps"
+
+
+_Exact = tuple[Fraction, Fraction]
+
+
+def _exact(p: Sequence[float], name: str) -> _Exact:
+    if p is None or len(p) != 2:
+        raise ValueError(f"{name} must be a (lat, lon) pair, got {p!r}")
+    return (Fraction(check.lat(p[0], f"{name}.lat")), Fraction(check.lon(p[1], f"{name}.lon")))
+
+
+def _orient(a: _Exact, b: _Exact, c: _Exact) -> int:
+    cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    return (cross > 0) - (cross < 0)
+
+
+def _on_segment(a: _Exact, b: _Exact, c: _Exact) -> bool:
+    """c (collinear with a-b) lies within the segment's bounding box."""
+    return min(a[0], b[0]) <= c[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= c[1] <= max(a[1], b[1])
+
+
+def _intersect(p1: _Exact, p2: _Exact, q1: _Exact, q2: _Exact) -> bool:
+    o1, o2, o3, o4 = _orient(p1, p2, q1), _orient(p1, p2, q2), _orient(q1, q2, p1), _orient(q1, q2, p2)
+    if o1 * o2 < 0 and o3 * o4 < 0:
+        return True
+    return (
+        (o1 == 0 and _on_segment(p1, p2, q1))
+        or (o2 == 0 and _on_segment(p1, p2, q2))
+        or (o3 == 0 and _on_segment(q1, q2, p1))
+        or (o4 == 0 and _on_segment(q1, q2, p2))
+    )
+
+
+def segments_intersect(
+    p1: Sequence[float], p2: Sequence[float], q1: Sequence[float], q2: Sequence[float]
+) -> bool:
+    """Whether segments p1-p2 and q1-q2 ((lat, lon) pairs, planar) share a point; touching counts.
+
+    Exact (rational) arithmetic, so endpoint contacts and collinear overlaps are decided without rounding.
+    """
+    return _intersect(_exact(p1, "p1"), _exact(p2, "p2"), _exact(q1, "q1"), _exact(q2, "q2"))
+
+
+def segment_intersection(
+    p1: Sequence[float], p2: Sequence[float], q1: Sequence[float], q2: Sequence[float]
+) -> tuple[float, float] | None:
+    """(lat, lon) where segments p1-p2 and q1-q2 meet (planar), or None.
+
+    For collinear overlapping segments, the shared point nearest to p1 is returned.
+    """
+    a1, a2, b1, b2 = _exact(p1, "p1"), _exact(p2, "p2"), _exact(q1, "q1"), _exact(q2, "q2")
+    if not _intersect(a1, a2, b1, b2):
+        return None
+    r = (a2[0] - a1[0], a2[1] - a1[1])
+    s = (b2[0] - b1[0], b2[1] - b1[1])
+    denom = r[0] * s[1] - r[1] * s[0]
+    if denom != 0:
+        t = ((b1[0] - a1[0]) * s[1] - (b1[1] - a1[1]) * s[0]) / denom
+        return (float(a1[0] + t * r[0]), float(a1[1] + t * r[1]))
+    shared = [c for c in (a1, a2, b1, b2) if _on_segment(a1, a2, c) and _on_segment(b1, b2, c)]
+    best = min(shared, key=lambda c: (c[0] - a1[0]) ** 2 + (c[1] - a1[1]) ** 2)
+    return (float(best[0]), float(best[1]))

@@ -1,0 +1,10 @@
+"""Task families: seeded generators, prompts, answer parsers and scorers."""
+
+from tasks.base import GeneratedTask, Task
+from tasks.records import Message, Parsed, Sample, Score
+from tasks.registry import get_task, register_task, resolve_tasks, task_names
+
+__all__ = [
+    "GeneratedTask", "Message", "Parsed", "Sample", "Score", "Task",
+    "get_task", "register_task", "resolve_tasks", "task_names",
+]

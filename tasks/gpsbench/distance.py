@@ -1,0 +1,91 @@
+"""GPSBench Pure GPS: distance calculation (Appendix B.1).
+
+Two cities from quota-weighted continents at least 50 km apart; gold is the haversine distance on a sphere of
+R = 6371 km computed from the coordinates exactly as printed; correct within max(5 km, 5 %).
+"""
+
+from __future__ import annotations
+
+import random
+
+from geocore.geodesy import haversine_km
+from tasks.base import GeneratedTask, stable_seed
+from tasks.gpsbench.prompts import SYSTEM_PROMPT, fmt_point, rounded
+from tasks.gpsbench.regions import subregion
+from tasks.gpsbench.sampling import sample_global
+from tasks.parsing import final_answer_segment, first_distance_km, first_number, last_distance_km
+from tasks.records import Message, Parsed, Sample, Score
+from tasks.registry import register_task
+
+MIN_SEPARATION_KM = 50.0
+KM_PER_MILE = 1.609344
+
+TEMPLATE = (
+    "Point A is at {a} and point B is at {b} (latitude, longitude in decimal degrees). "
+    "What is the great-circle distance between them in kilometres? Treat the Earth as a sphere of radius "
+    "6371 km.\nEnd your reply with the line FINAL ANSWER: X km, where X is the distance."
+)
+
+
+def tolerance_km(gold_km: float) -> float:
+    """The paper's tolerance: max(5 km, 5 % of the distance)."""
+    return max(5.0, 0.05 * gold_km)
+
+
+@register_task("gpsbench.distance")
+class DistanceTask(GeneratedTask):
+    name = "gpsbench.distance"
+    family = "gpsbench"
+    toolsets = ("geodesy",)
+    default_size = 200
+
+    def generate(self, seed: int, size: int) -> list[Sample]:
+        rng = random.Random(stable_seed(self.name, seed))
+        out = []
+        for i in range(size):
+            a, b = sample_global(rng, 2, MIN_SEPARATION_KM)
+            (la1, lo1), (la2, lo2) = rounded(a.lat, a.lon), rounded(b.lat, b.lon)
+            km = haversine_km(la1, lo1, la2, lo2)
+            split = self.split_of(i, size)
+            out.append(Sample(
+                id=self.sample_id(split, i),
+                task=self.name,
+                split=split,
+                messages=(Message(role="system", content=SYSTEM_PROMPT),
+                          Message(role="user", content=TEMPLATE.format(a=fmt_point(la1, lo1), b=fmt_point(la2, lo2)))),
+                target={"km": round(km, 3), "miles": round(km / KM_PER_MILE, 3)},
+                payload={"points": [[la1, lo1], [la2, lo2]], "cities": [a.name, b.name]},
+                meta={
+                    "track": "pure",
+                    "continent": a.continent,
+                    "continents": f"{a.continent}-{b.continent}",
+                    "subregion": subregion(a.country_code, a.continent),
+                },
+            ))
+        return out
+
+    def parse(self, text: str, sample: Sample) -> Parsed:
+        """The distance on the FINAL ANSWER line (km unless miles/metres are named); without that line, the
+        last distance with a unit in the text."""
+        segment = final_answer_segment(text)
+        if segment is not None:
+            km = first_distance_km(segment)
+            if km is None:
+                km = first_number(segment)
+            if km is not None:
+                return Parsed.success(text, km)
+            return Parsed.failure(text, f"no number on the FINAL ANSWER line: {segment[:80]!r}")
+        km = last_distance_km(text)
+        if km is not None:
+            return Parsed.success(text, km)
+        return Parsed.failure(text, "no FINAL ANSWER line and no distance with a unit in the text")
+
+    def score(self, parsed: Parsed, sample: Sample) -> Score:
+        gold = float(sample.target["km"])
+        if not parsed.ok:
+            return Score(correct=False, value=0.0, explanation=parsed.reason or "parse failure", parse_failed=True,
+                         error_unit="km")
+        err = abs(float(parsed.value) - gold)
+        ok = err <= tolerance_km(gold)
+        return Score(correct=ok, value=1.0 if ok else 0.0, error=err, error_unit="km",
+                     explanation=f"answer {parsed.value:.1f} km, gold {gold:.1f} km, tolerance {tolerance_km(gold):.1f} km")

@@ -1,0 +1,102 @@
+"""The tool agent and the intrinsic answerer, driven by a scripted chat model."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from langchain_core.messages import AIMessage, ToolMessage
+
+from agents.intrinsic import answer_intrinsic
+from agents.scripted import ScriptedChatModel
+from agents.tool_agent import FINALIZE_PROMPT, AgentLimits, ToolAgent
+from tasks.records import Message
+from tools import get_tools
+
+PROMPT = [Message(role="system", content="Answer."), Message(role="user", content="Distance from (0,0) to (1,1)?")]
+
+
+def call(name: str, cid: str, **args: float) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": cid}])
+
+
+def run(agent: ToolAgent):
+    return asyncio.run(agent.run(PROMPT))
+
+
+def test_intrinsic_is_one_call_with_usage() -> None:
+    model = ScriptedChatModel(script=["It is far. FINAL ANSWER: 157 km"])
+    res = asyncio.run(answer_intrinsic(model, PROMPT))
+    assert res.final_text.endswith("157 km")
+    assert [e.kind for e in res.trace] == ["model_call"]
+    assert res.output_tokens > 0 and res.trace[0].messages_in[1]["content"].startswith("Distance")
+
+
+def test_tool_call_result_reaches_model_and_trace() -> None:
+    model = ScriptedChatModel(script=[call("distance_km", "c1", lat1=0, lon1=0, lat2=1, lon2=1), "FINAL ANSWER: 157.2 km"])
+    res = run(ToolAgent(model, get_tools(["geodesy"])))
+    assert res.stop_reason == "answered" and res.final_text == "FINAL ANSWER: 157.2 km"
+    kinds = [(e.kind, e.status) for e in res.trace]
+    assert kinds == [("model_call", None), ("tool_call", "ok"), ("model_call", None)]
+    tool_event = res.trace[1]
+    assert tool_event.parent_id == res.trace[0].id and tool_event.tool_call_id == "c1"
+    assert '"distance_km": 157.24' in tool_event.result
+    # the second model call saw the tool result as a ToolMessage
+    last_in = model.calls[-1]
+    assert isinstance(last_in[-1], ToolMessage) and "157.24" in last_in[-1].content
+    assert res.tool_calls == 1 and res.steps == 2
+
+
+@pytest.mark.parametrize("args", [{"lat1": 123, "lon1": 0, "lat2": 1, "lon2": 1}, {"lat1": 0}])
+def test_bad_arguments_come_back_as_error_message(args: dict) -> None:
+    model = ScriptedChatModel(script=[AIMessage("", tool_calls=[{"name": "distance_km", "args": args, "id": "x"}]),
+                                      "FINAL ANSWER: unknown"])
+    res = run(ToolAgent(model, get_tools(["geodesy"])))
+    assert res.stop_reason == "answered"
+    err = res.trace[1]
+    assert err.status == "error" and "lat1" in err.error
+    sent = model.calls[-1][-1]
+    assert isinstance(sent, ToolMessage) and sent.status == "error"
+
+
+def test_unknown_tool_is_an_error_not_a_crash() -> None:
+    model = ScriptedChatModel(script=[call("teleport", "t1", x=1), "FINAL ANSWER: 1 km"])
+    res = run(ToolAgent(model, get_tools(["geodesy"])))
+    assert res.trace[1].status == "error" and "teleport" in res.trace[1].error
+    assert res.final_text == "FINAL ANSWER: 1 km"
+
+
+def test_repeated_identical_call_is_not_executed_and_loop_stops() -> None:
+    same = dict(lat1=0, lon1=0, lat2=1, lon2=1)
+    model = ScriptedChatModel(script=[call("distance_km", "a", **same), call("distance_km", "b", **same),
+                                      "FINAL ANSWER: 157 km"])
+    res = run(ToolAgent(model, get_tools(["geodesy"])))
+    statuses = [e.status for e in res.trace if e.kind == "tool_call"]
+    assert statuses == ["ok", "repeated"]
+    assert res.stop_reason == "repeated_call" and res.tool_calls == 1
+    assert model.calls[-1][-1].content == FINALIZE_PROMPT
+    assert res.final_text == "FINAL ANSWER: 157 km"
+
+
+def test_step_limit_forces_an_answer() -> None:
+    def script(messages, tools):
+        n = sum(1 for m in messages if isinstance(m, AIMessage))
+        if tools and messages[-1].content != FINALIZE_PROMPT:
+            return call("distance_km", f"c{n}", lat1=0, lon1=0, lat2=float(n % 80), lon2=1)
+        return "FINAL ANSWER: 5 km"
+
+    model = ScriptedChatModel(script=script)
+    res = run(ToolAgent(model, get_tools(["geodesy"]), AgentLimits(max_steps=3, max_tool_calls=50)))
+    assert res.stop_reason == "step_limit"
+    assert res.steps == 4  # 3 agent steps + the forced final call
+    assert [e.status for e in res.trace if e.kind == "tool_call"] == ["ok", "ok", "skipped"]
+    assert res.final_text == "FINAL ANSWER: 5 km"
+
+
+def test_tool_call_cap() -> None:
+    many = AIMessage("", tool_calls=[{"name": "distance_km", "args": {"lat1": 0, "lon1": 0, "lat2": i, "lon2": 1},
+                                      "id": f"k{i}"} for i in range(5)])
+    model = ScriptedChatModel(script=[many, "FINAL ANSWER: 1 km"])
+    res = run(ToolAgent(model, get_tools(["geodesy"]), AgentLimits(max_steps=5, max_tool_calls=3)))
+    assert res.stop_reason == "tool_call_limit" and res.tool_calls == 0
+    assert all(e.status == "skipped" for e in res.trace if e.kind == "tool_call")
