@@ -18,9 +18,23 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
-from agents.models import DEFAULT_MODEL, PROVIDERS, GenerationSettings, UnknownProviderError, create_chat_model, parse_model
+from agents.models import (
+    DEFAULT_MODEL,
+    PROVIDERS,
+    GenerationSettings,
+    UnknownProviderError,
+    create_chat_model,
+    parse_model,
+)
 from evals.conditions import UnknownConditionError, condition_names, get_condition
 from evals.records import RunSpec, SampleResult
 from evals.report import compare, print_table, write_results_json
@@ -142,7 +156,7 @@ def default_run_dir(model: str) -> Path:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     console = Console(stderr=True)
-    out = Console()
+    out = Console() if sys.stdout.isatty() else Console(width=160)  # files and pipes get the full table
     if args.list:
         print_listing()
         return 0

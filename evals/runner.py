@@ -52,7 +52,7 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
         parsed = Parsed.failure(res.final_text, f"parser crashed: {type(exc).__name__}: {exc}")
     try:
         score = task.score(parsed, sample)
-    except Exception as exc:  # noqa: BLE001
+    except Exception:  # noqa: BLE001
         score = Score(correct=False, value=0.0, explanation="scorer crashed: " + traceback.format_exc(limit=2))
     return SampleResult(
         run_id=run_id, sample_id=sample.id, task=sample.task, condition=cond.name, epoch=epoch, model=spec.model,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -27,6 +28,10 @@ class DMS:
     hemisphere: str
 
     def __post_init__(self) -> None:
+        for name in ("degrees", "minutes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise ValueError(f"{name} must be an int, got {value!r}")
         if self.hemisphere not in ("N", "S", "E", "W"):
             raise ValueError(f"hemisphere must be one of N, S, E, W, got {self.hemisphere!r}")
         if not 0 <= self.minutes < 60:
@@ -110,7 +115,7 @@ _TOKEN = re.compile(
     |(?P<min>'|minutes?|mins?|m)
     |(?P<sec>"|seconds?|secs?|s)
     |(?P<hem>[nsew])
-    |(?P<ws>[\s,]+)
+    |(?P<ws>[\s,:]+)
     """,
     re.IGNORECASE | re.VERBOSE,
 )
@@ -137,8 +142,8 @@ def _tokens(text: str) -> list[tuple[str, str, bool]]:
             continue
         if kind == "word":
             kind, tok = "hem", tok[0]
-        elif kind == "sec" and tok == "S" or (kind == "sec" and tok == "s" and not (attached and _nums(out) >= 2)):
-            kind = "hem"  # a bare S/s is the southern hemisphere, "46.3s" after minutes is seconds
+        elif kind == "sec" and tok in ("S", "s") and (tok == "S" or not (attached and _nums(out) >= 2)):
+            kind = "hem"  # S, or an s not glued to a number after the minutes, is the southern hemisphere
         out.append((kind, tok.upper() if kind == "hem" else tok, attached))
         attached = True
     return out

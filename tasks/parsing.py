@@ -54,5 +54,15 @@ def last_distance_km(text: str) -> float | None:
 
 
 def first_number(segment: str) -> float | None:
+    """The first number anywhere in ``segment``."""
     m = NUMBER_RE.search(segment)
     return to_float(m.group(0)) if m else None
+
+
+_BARE = re.compile(rf"(?:approx(?:imately)?\.?|about|around|roughly|~|≈)?\s*({NUMBER})\s*\.?", re.IGNORECASE)
+
+
+def bare_number(segment: str) -> float | None:
+    """``segment`` as one number ("2280", "≈ 2,280."), or None when it holds anything else (a formula, words)."""
+    m = _BARE.fullmatch(segment.strip())
+    return to_float(m.group(1)) if m else None

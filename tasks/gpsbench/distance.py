@@ -13,7 +13,7 @@ from tasks.base import GeneratedTask, stable_seed
 from tasks.gpsbench.prompts import SYSTEM_PROMPT, fmt_point, rounded
 from tasks.gpsbench.regions import subregion
 from tasks.gpsbench.sampling import sample_global
-from tasks.parsing import final_answer_segment, first_distance_km, first_number, last_distance_km
+from tasks.parsing import bare_number, final_answer_segment, first_distance_km, last_distance_km
 from tasks.records import Message, Parsed, Sample, Score
 from tasks.registry import register_task
 
@@ -65,13 +65,13 @@ class DistanceTask(GeneratedTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """The distance on the FINAL ANSWER line (km unless miles/metres are named); without that line, the
-        last distance with a unit in the text."""
+        """The first distance with a unit on the FINAL ANSWER line (miles and metres converted), or a bare
+        number there (km, as asked); without that line, the last distance with a unit in the text."""
         segment = final_answer_segment(text)
         if segment is not None:
             km = first_distance_km(segment)
-            if km is None:
-                km = first_number(segment)
+            if km is None:  # a unitless answer counts only when it is a bare number, not a formula
+                km = bare_number(segment)
             if km is not None:
                 return Parsed.success(text, km)
             return Parsed.failure(text, f"no number on the FINAL ANSWER line: {segment[:80]!r}")

@@ -86,6 +86,7 @@ def test_format_dms() -> None:
         ("40°26.77'S", -40.446166667),
         ("40.5s", -40.5),
         ("180", 180.0),
+        ("40:26:46.3 N", 40.446194444),
         (".5", 0.5),
     ],
 )
@@ -246,6 +247,7 @@ def test_web_mercator_matches_the_formula_and_round_trips() -> None:
         (lambda: dms_to_decimal(10, 0, 0, "Q"), "hemisphere"),
         (lambda: DMS(10, 0, 0.0, "X"), "hemisphere"),
         (lambda: DMS(10, 61, 0.0, "N"), "minutes"),
+        (lambda: DMS(10.5, 0, 0.0, "N"), "degrees"),  # type: ignore[arg-type]
         (lambda: format_dms(0, 0, seconds_decimals=-1), "seconds_decimals"),
         (lambda: format_dms(0, 190), "lon"),
         (lambda: utm_zone(84.01, 0), "lat"),

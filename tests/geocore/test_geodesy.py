@@ -281,3 +281,12 @@ def test_cross_track_needs_a_great_circle() -> None:
 def test_invalid_input_names_the_argument(call: Callable[[], object], name: str) -> None:
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_package_exports_resolve() -> None:
+    import geocore
+
+    assert all(getattr(geocore, name) is not None for name in geocore.__all__)
+    assert geocore.haversine_km is haversine_km
+    with pytest.raises(AttributeError):
+        geocore.no_such_name  # noqa: B018

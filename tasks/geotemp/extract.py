@@ -1,0 +1,3 @@
+from types import SimpleNamespace
+def extract_time_answer(text, utc_target=False):
+    return SimpleNamespace(answer=None, reason="stub")

@@ -1,0 +1,2 @@
+def judge_time(parsed, target, start):
+    raise NotImplementedError

@@ -1,0 +1,221 @@
+"""GeoTemp's four time templates (Verification, TimeTime, TimePlace, TimeTimePlace) and the two
+knowledge-injection variants of TimeTimePlace (§7).
+
+Each item is an ordered pair (l1, l2) of distinct locations drawn without replacement from the full
+l1 × l2 grid (§3.1 step 3: every template is applied to every pair, so ``size`` reaches the grid), a local
+start time at l1 drawn uniformly at minute resolution within the configured year (times that a clock change
+skips or repeats are drawn again: they name no single instant), and for the "in x hours" templates x from 1
+to 9 hours. Item i gets instruction style ``styles[i % len(styles)]``.
+
+Gold comes from the IANA database through ``zoneinfo`` (tzdata package): "in x hours" is elapsed time, so
+a daylight-saving change inside the interval moves the clock by x ± 1 hours; ``meta["crosses_transition"]``
+marks those items. Variants share the base template's items (same seed stream), so answers pair up by id.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, timedelta
+from typing import Any, ClassVar
+
+from geocore.timecalc import is_dst
+from geocore.timezones import format_utc_offset, get_zone, localize
+from tasks.base import GeneratedTask, stable_seed
+from tasks.geotemp.extract import extract_time_answer
+from tasks.geotemp.judge import judge_time
+from tasks.geotemp.locations import Location, pair, pair_count
+from tasks.geotemp.templates import STYLES, TIME_SYSTEM_PROMPT, clock, time_prompt, weekday_name
+from tasks.records import Message, Parsed, Sample, Score
+from tasks.registry import register_task
+
+DEFAULT_YEAR = 2023
+MIN_HOURS, MAX_HOURS = 1, 9
+
+
+def random_local_start(rng: random.Random, zone: str, year: int) -> datetime:
+    """An aware local time in ``zone``, uniform over the minutes of ``year``'s local calendar, never inside a
+    DST gap or fold."""
+    days = (date(year + 1, 1, 1) - date(year, 1, 1)).days
+    while True:
+        naive = datetime(year, 1, 1) + timedelta(days=rng.randrange(days), minutes=rng.randrange(1440))
+        try:
+            return localize(naive, zone)
+        except ValueError:  # skipped or repeated by a clock change
+            continue
+
+
+def offset_text(dt: datetime) -> str:
+    off = dt.utcoffset()
+    assert off is not None
+    return format_utc_offset(off)
+
+
+def gold_target(target: datetime, start: datetime) -> dict[str, Any]:
+    """The typed gold of a time question: the local target time, its date and weekday, its day shift from the
+    start date, and the zone's offset then."""
+    return {
+        "datetime": target.strftime("%Y-%m-%dT%H:%M"),
+        "time": target.strftime("%H:%M"),
+        "clock": clock(target),
+        "date": target.date().isoformat(),
+        "weekday": weekday_name(target),
+        "day_shift": (target.date() - start.date()).days,
+        "utc_offset": offset_text(target),
+    }
+
+
+class GeoTempTimeTask(GeneratedTask):
+    """Shared generator, parser and scorer of the four time templates."""
+
+    family = "geotemp"
+    toolsets = ("timezone",)
+    default_size = 300
+    paper_size = pair_count()
+    kind: ClassVar[str]
+    variant: ClassVar[str] = "plain"
+    uses_hours: ClassVar[bool] = False
+    uses_l2: ClassVar[bool] = False
+
+    def __init__(self, size: int | None = None, year: int = DEFAULT_YEAR, styles: Sequence[str] = STYLES) -> None:
+        super().__init__(size=size)
+        if isinstance(year, bool) or not isinstance(year, int) or not 1970 <= year <= 2099:
+            raise ValueError(f"year must be an integer from 1970 to 2099, got {year!r}")
+        bad = [s for s in styles if s not in STYLES]
+        if not styles or bad:
+            raise ValueError(f"styles must be a non-empty subset of {STYLES}, got {tuple(styles)!r}")
+        self.year = year
+        self.styles = tuple(styles)
+
+    def _place_texts(self, l1: Location, l2: Location, start: datetime, target: datetime) -> tuple[str, str]:
+        return l1.label, l2.label
+
+    def generate(self, seed: int, size: int) -> list[Sample]:
+        grid = pair_count()
+        if not 1 <= size <= grid:
+            raise ValueError(f"size must be within [1, {grid}] (the l1 × l2 grid), got {size}")
+        rng = random.Random(stable_seed("geotemp", self.kind, self.year, seed))
+        picks = rng.sample(range(grid), size)
+        out: list[Sample] = []
+        for i, index in enumerate(picks):
+            l1, l2 = pair(index)
+            start = random_local_start(rng, l1.zone, self.year)
+            hours = rng.randint(MIN_HOURS, MAX_HOURS) if self.uses_hours else None
+            out.append(self._sample(i, size, l1, l2, start, hours, self.styles[i % len(self.styles)]))
+        return out
+
+    def _sample(self, i: int, size: int, l1: Location, l2: Location, start: datetime, hours: int | None,
+                style: str) -> Sample:
+        target_place = l2 if self.uses_l2 else l1
+        tz = get_zone(target_place.zone)
+        later = start.astimezone(UTC) + timedelta(hours=hours or 0)
+        target = later.astimezone(tz)
+        at_start = start.astimezone(tz)
+        p1, p2 = self._place_texts(l1, l2, start, target)
+        split = self.split_of(i, size)
+        diff = (target.utcoffset() or timedelta(0)) - (start.utcoffset() or timedelta(0))
+        return Sample(
+            id=self.sample_id(split, i),
+            task=self.name,
+            split=split,
+            messages=(Message(role="system", content=TIME_SYSTEM_PROMPT),
+                      Message(role="user", content=time_prompt(self.kind, start, p1, p2 if self.uses_l2 else None,
+                                                               hours, style))),
+            target={**gold_target(target, start), "zone": target_place.zone},
+            payload={
+                "template": self.kind,
+                "variant": self.variant,
+                "style": style,
+                "year": self.year,
+                "start": start.strftime("%Y-%m-%dT%H:%M"),
+                "start_utc_offset": offset_text(start),
+                "hours": hours,
+                "l1": l1.brief(),
+                "l2": l2.brief() if self.uses_l2 else None,
+                "place_texts": [p1, p2] if self.uses_l2 else [p1],
+            },
+            meta={
+                "style": style,
+                "variant": self.variant,
+                "offset": offset_text(target),
+                "offset_l1": offset_text(start),
+                "offset_diff_hours": diff.total_seconds() / 3600.0,
+                "day_shift": (target.date() - start.date()).days,
+                "dst_l1": is_dst(start),
+                "dst_target": is_dst(target),
+                "crosses_transition": at_start.utcoffset() != target.utcoffset(),
+                "country_l1": l1.country_code,
+                "continent_l1": l1.continent,
+                **({"country_l2": l2.country_code, "continent_l2": l2.continent} if self.uses_l2 else {}),
+            },
+        )
+
+    def parse(self, text: str, sample: Sample) -> Parsed:
+        """The time (and any date, weekday or relative day beside it) the reply gives as its answer: the
+        FINAL ANSWER line when it holds a time, else the concluding time of the free text."""
+        found = extract_time_answer(text, utc_target=sample.target.get("utc_offset") == "UTC+0")
+        if found.answer is None:
+            return Parsed.failure(text, found.reason)
+        return Parsed.success(text, found.answer.model_dump())
+
+    def score(self, parsed: Parsed, sample: Sample) -> Score:
+        return judge_time(parsed, sample.target, sample.payload["start"])
+
+
+@register_task("geotemp.verification")
+class VerificationTask(GeoTempTimeTask):
+    """Verification: the time now at l1, as the prompt gave it."""
+
+    name = "geotemp.verification"
+    kind = "verification"
+
+
+@register_task("geotemp.time_time")
+class TimeTimeTask(GeoTempTimeTask):
+    """TimeTime: the time at l1 in x hours (temporal reasoning only)."""
+
+    name = "geotemp.time_time"
+    kind = "time_time"
+    uses_hours = True
+
+
+@register_task("geotemp.time_place")
+class TimePlaceTask(GeoTempTimeTask):
+    """TimePlace: the time now at l2 (needs both zones)."""
+
+    name = "geotemp.time_place"
+    kind = "time_place"
+    uses_l2 = True
+
+
+@register_task("geotemp.time_time_place")
+class TimeTimePlaceTask(GeoTempTimeTask):
+    """TimeTimePlace: the time at l2 in x hours."""
+
+    name = "geotemp.time_time_place"
+    kind = "time_time_place"
+    uses_hours = True
+    uses_l2 = True
+
+
+@register_task("geotemp.time_time_place.inject_tz")
+class TimeTimePlaceInjectTzTask(TimeTimePlaceTask):
+    """TimeTimePlace with each city's UTC offset added beside it ("add time zone", §7): l1's offset at the
+    start time, l2's offset at the asked time."""
+
+    name = "geotemp.time_time_place.inject_tz"
+    variant = "inject_tz"
+
+    def _place_texts(self, l1: Location, l2: Location, start: datetime, target: datetime) -> tuple[str, str]:
+        return f"{l1.label} (time zone {offset_text(start)})", f"{l2.label} (time zone {offset_text(target)})"
+
+
+@register_task("geotemp.time_time_place.replace_city")
+class TimeTimePlaceReplaceCityTask(TimeTimePlaceTask):
+    """TimeTimePlace with each city replaced by its UTC offset ("replace by time zone", §7)."""
+
+    name = "geotemp.time_time_place.replace_city"
+    variant = "replace_city"
+
+    def _place_texts(self, l1: Location, l2: Location, start: datetime, target: datetime) -> tuple[str, str]:
+        return f"the {offset_text(start)} time zone", f"the {offset_text(target)} time zone"

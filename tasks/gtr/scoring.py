@@ -1,0 +1,99 @@
+"""GTR scoring: MCQ accuracy and ST-IoU (spatial hit × temporal IoU, averaged over segments).
+
+ST-IoU (GTR-Bench §3): for a predicted segment (camera, interval) against the gold one,
+``1(camera right) × |T_p ∩ T_gt| / |T_p ∪ T_gt|``. A trajectory is scored segment by segment in order and
+averaged over ``max(len(pred), len(gold))`` segments, so missing and extra segments both cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tasks.gtr.prompts import LETTERS
+from tasks.records import Parsed, Sample, Score
+
+Segment = tuple[str, tuple[float, float] | None]
+
+
+def interval_iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """Temporal IoU of two closed intervals (endpoints in either order). Two identical instants give 1."""
+    a0, a1 = sorted((float(a[0]), float(a[1])))
+    b0, b1 = sorted((float(b[0]), float(b[1])))
+    inter = max(0.0, min(a1, b1) - max(a0, b0))
+    union = (a1 - a0) + (b1 - b0) - inter
+    if union <= 0.0:
+        return 1.0 if (a0, a1) == (b0, b1) else 0.0
+    return inter / union
+
+
+def segment_st_iou(pred: Segment, gold: Segment) -> float:
+    """1(camera right) × temporal IoU for one segment; a prediction without an interval scores 0."""
+    if pred[0].upper() != gold[0].upper() or pred[1] is None or gold[1] is None:
+        return 0.0
+    return interval_iou(pred[1], gold[1])
+
+
+def st_iou(pred: Sequence[Segment], gold: Sequence[Segment]) -> float:
+    """ST-IoU of a predicted trajectory against the gold one, position by position."""
+    n = max(len(pred), len(gold))
+    if n == 0:
+        return 1.0
+    return sum(segment_st_iou(p, g) for p, g in zip(pred, gold, strict=False)) / n
+
+
+def time_error_s(pred: Sequence[Segment], gold: Sequence[Segment]) -> float | None:
+    """Mean absolute offset of interval midpoints over segments whose camera is right (None if none is)."""
+    offs = [abs(sum(p[1]) / 2 - sum(g[1]) / 2) for p, g in zip(pred, gold, strict=False)
+            if p[0].upper() == g[0].upper() and p[1] is not None and g[1] is not None]
+    return sum(offs) / len(offs) if offs else None
+
+
+def as_segments(raw: Sequence[Sequence[object]]) -> list[Segment]:
+    """``[[cam, start, end], ...]`` or ``[[cam, [start, end]], ...]`` (JSON form) -> segments."""
+    out: list[Segment] = []
+    for item in raw:
+        if len(item) == 3:
+            cam, s, e = item
+            out.append((str(cam), None if s is None else (float(s), float(e))))  # type: ignore[arg-type]
+        else:
+            cam, iv = item
+            out.append((str(cam), None if iv is None else (float(iv[0]), float(iv[1]))))  # type: ignore[index]
+    return out
+
+
+def score_mcq(parsed: Parsed, sample: Sample) -> Score:
+    """Accuracy: the parsed option index against the gold index."""
+    gold = int(sample.target["index"])
+    letters = LETTERS
+    if not parsed.ok:
+        return Score(correct=False, value=0.0, explanation=parsed.reason or "parse failure", parse_failed=True)
+    choice = parsed.value["choice"]
+    ok = choice == gold
+    return Score(correct=ok, value=1.0 if ok else 0.0,
+                 explanation=f"answer {letters[choice]}, gold {letters[gold]}")
+
+
+def score_forecast(parsed: Parsed, sample: Sample) -> Score:
+    """ST-IoU as the value, MCQ accuracy as ``correct``, mean time offset (s) of right cameras as the error.
+
+    A letter, exact option text or unambiguous camera ids pick an option; a free answer with intervals is
+    scored as given, and counts as MCQ-correct when the option closest to it (highest ST-IoU, > 0) is the gold.
+    """
+    gold_idx = int(sample.target["index"])
+    gold = as_segments(sample.target["segments"])
+    if not parsed.ok:
+        return Score(correct=False, value=0.0, explanation=parsed.reason or "parse failure", parse_failed=True,
+                     error_unit="s")
+    pred = as_segments(parsed.value["segments"])
+    value = st_iou(pred, gold)
+    choice = parsed.value.get("choice")
+    if choice is None:
+        option_segments = [as_segments(o) for o in sample.payload["option_segments"]]
+        overlaps = [st_iou(pred, o) for o in option_segments]
+        best = max(range(len(overlaps)), key=lambda i: overlaps[i])
+        choice = best if overlaps[best] > 0 else None
+    letters = LETTERS
+    picked = letters[choice] if choice is not None else "none"
+    return Score(correct=choice == gold_idx, value=min(1.0, max(0.0, value)), error=time_error_s(pred, gold),
+                 error_unit="s",
+                 explanation=f"ST-IoU {value:.3f}; option {picked}, gold {letters[gold_idx]}")

@@ -1,0 +1,246 @@
+"""A synthetic city for STBench: street grids at real city centres, city blocks, timed trips along streets.
+
+Everything is drawn from a ``random.Random`` passed in, so a sample is a pure function of its seed.
+Coordinates are built in metres in a :class:`geocore.regions.LocalFrame` around a real GeoNames city and
+converted to degrees; golds are always recomputed by geocore from the rounded degrees that are shown.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from shapely.geometry import Polygon
+
+from geocore.gazetteer import City, cities
+from geocore.regions import LocalFrame
+
+XY = tuple[float, float]
+LatLon = tuple[float, float]
+TrajPoint = tuple[float, float, float]
+
+# Speeds in m/s: typical urban ranges (walking 1.0-1.7, cycling 3.5-6, driving 8-15, taxis 6-13).
+SPEEDS: dict[str, tuple[float, float]] = {
+    "pedestrian": (1.0, 1.7),
+    "bike": (3.5, 6.0),
+    "car": (8.0, 15.0),
+    "taxi": (6.0, 13.0),
+}
+EPOCH_RANGE = (1_451_606_400, 1_704_067_200)  # 2016-01-01 .. 2024-01-01 UTC
+
+
+@cache
+def _big_cities() -> tuple[City, ...]:
+    return tuple(c for c in cities() if c.population >= 300_000 and abs(c.lat) < 65)
+
+
+def pick_city(rng: random.Random) -> City:
+    """A city of at least 300,000 people (GeoNames), uniformly."""
+    pool = _big_cities()
+    return pool[rng.randrange(len(pool))]
+
+
+def start_time(rng: random.Random) -> int:
+    """A Unix time between 2016 and 2024, between 06:00 and 22:00 UTC-ish (not meant as local time)."""
+    day = rng.randrange(EPOCH_RANGE[0], EPOCH_RANGE[1], 86_400)
+    return day + rng.randrange(6 * 3600, 22 * 3600)
+
+
+def round_point(p: LatLon, decimals: int) -> LatLon:
+    return (round(p[0], decimals), round(p[1], decimals))
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """An infinite street grid: node (i, j) sits at i·su along u and j·sv along v, u rotated ``angle`` from east."""
+
+    frame: LocalFrame
+    su: float
+    sv: float
+    angle_deg: float
+
+    def xy(self, i: float, j: float) -> XY:
+        a = math.radians(self.angle_deg)
+        ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+        return (i * self.su * ux + j * self.sv * vx, i * self.su * uy + j * self.sv * vy)
+
+    @classmethod
+    def random(cls, rng: random.Random, spacing: tuple[float, float] = (90.0, 220.0)) -> Lattice:
+        c = pick_city(rng)
+        frame = LocalFrame(c.lat, c.lon)
+        return cls(frame, rng.uniform(*spacing), rng.uniform(*spacing), rng.uniform(0.0, 90.0))
+
+
+def random_route(rng: random.Random, blocks: int, max_run: int = 5) -> list[tuple[int, int]]:
+    """Lattice nodes of a drive of ``blocks`` blocks: straight runs of 1..max_run blocks, left/right turns only."""
+    heading = rng.choice([(1, 0), (0, 1), (-1, 0), (0, -1)])
+    node = (0, 0)
+    out = [node]
+    while len(out) - 1 < blocks:
+        run = min(rng.randint(1, max_run), blocks - (len(out) - 1))
+        for _ in range(run):
+            node = (node[0] + heading[0], node[1] + heading[1])
+            out.append(node)
+        heading = (-heading[1], heading[0]) if rng.random() < 0.5 else (heading[1], -heading[0])
+    return out
+
+
+def staircase_route(di: int, dj: int) -> list[tuple[int, int]]:
+    """The lattice path from (0, 0) to (di, dj) that stays closest to the straight line (a shortest route)."""
+    si, sj = (1 if di >= 0 else -1), (1 if dj >= 0 else -1)
+    node = (0, 0)
+    out = [node]
+    while node != (di, dj):
+        step_i = (node[0] + si, node[1])
+        step_j = (node[0], node[1] + sj)
+        cands = [s for s in (step_i, step_j) if abs(s[0]) <= abs(di) and abs(s[1]) <= abs(dj)]
+        node = min(cands, key=lambda s: abs(s[0] * dj - s[1] * di))
+        out.append(node)
+    return out
+
+
+def route_xy(lattice: Lattice, nodes: Sequence[tuple[int, int]]) -> list[XY]:
+    """Corner points of a lattice route (collinear nodes merged), in metres."""
+    xy = [lattice.xy(*n) for n in nodes]
+    out = [xy[0]]
+    for k in range(1, len(xy) - 1):
+        (ax, ay), (bx, by), (cx, cy) = xy[k - 1], xy[k], xy[k + 1]
+        if abs((bx - ax) * (cy - by) - (by - ay) * (cx - bx)) > 1e-6:
+            out.append(xy[k])
+    out.append(xy[-1])
+    return out
+
+
+def drive(
+    rng: random.Random,
+    corners: Sequence[XY],
+    speed_range: tuple[float, float],
+    t0: float,
+    interval: float,
+    *,
+    interval_jitter: float = 0.0,
+    speed_jitter: float = 0.1,
+) -> list[tuple[float, float, float, int]]:
+    """Sample positions (x, y, t, leg) every ``interval`` s (± jitter) along the corner polyline.
+
+    Each straight leg has its own speed: a base speed from ``speed_range`` times (1 ± speed_jitter).
+    ``leg`` is the index of the straight leg the sample lies on.
+    """
+    base = rng.uniform(*speed_range)
+    legs = []
+    for a, b in zip(corners[:-1], corners[1:], strict=True):
+        v = base * rng.uniform(1 - speed_jitter, 1 + speed_jitter)
+        legs.append((a, b, math.dist(a, b), v))
+    ends = []
+    acc = 0.0
+    for _, _, length, v in legs:
+        acc += length / v
+        ends.append(acc)
+    total = ends[-1]
+    out = []
+    t = 0.0
+    while t <= total + 1e-9:
+        k = next(i for i, e in enumerate(ends) if t <= e + 1e-9)
+        (ax, ay), (bx, by), length, v = legs[k]
+        start = ends[k] - length / v
+        f = 0.0 if length == 0 else min(1.0, max(0.0, (t - start) * v / length))
+        out.append((ax + f * (bx - ax), ay + f * (by - ay), t0 + t, k))
+        t += interval + (rng.uniform(-interval_jitter, interval_jitter) if interval_jitter else 0.0)
+    return out
+
+
+def to_trajectory(
+    frame: LocalFrame,
+    samples: Sequence[tuple[float, float, float, int]],
+    rng: random.Random,
+    *,
+    noise_m: float = 0.0,
+    decimals: int = 5,
+) -> list[TrajPoint]:
+    """Degrees with GPS noise (Gaussian, ``noise_m`` per axis) rounded to ``decimals``; integer seconds."""
+    out = []
+    for x, y, t, _ in samples:
+        if noise_m:
+            x, y = x + rng.gauss(0.0, noise_m), y + rng.gauss(0.0, noise_m)
+        lat, lon = frame.to_latlon(x, y)
+        out.append((round(lat, decimals), round(lon, decimals), float(round(t))))
+    return out
+
+
+# ----------------------------------------------------------------------------- city blocks
+
+
+@dataclass(frozen=True)
+class Blocks:
+    """City blocks of a jittered street grid: ``polygons[(r, c)]`` in metres, separated by streets."""
+
+    frame: LocalFrame
+    polygons: dict[tuple[int, int], list[XY]]
+    street_m: float
+
+    def neighbours(self, key: tuple[int, int]) -> list[tuple[int, int]]:
+        r, c = key
+        return [k for k in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)) if k in self.polygons]
+
+    def latlon(self, key: tuple[int, int], decimals: int = 6) -> list[LatLon]:
+        return [round_point(self.frame.to_latlon(x, y), decimals) for x, y in self.polygons[key]]
+
+
+def city_blocks(rng: random.Random, rows: int = 4, cols: int = 4) -> Blocks:
+    """A rows × cols grid of irregular blocks around a real city centre.
+
+    Street nodes on a rotated grid (spacing 80–180 m) are jittered by up to 12 % of the spacing; each block is
+    its cell shrunk by half a street width (6–10 m) on every side, and some edges get an extra vertex pushed
+    in or out by at most a third of that, so neighbouring blocks never touch.
+    """
+    c = pick_city(rng)
+    frame = LocalFrame(c.lat, c.lon)
+    su, sv = rng.uniform(80, 180), rng.uniform(80, 180)
+    angle = math.radians(rng.uniform(0, 90))
+    half = rng.uniform(6.0, 10.0)
+    jit = 0.12 * min(su, sv)
+    nodes: dict[tuple[int, int], XY] = {}
+    for i in range(rows + 1):
+        for j in range(cols + 1):
+            u = (j - cols / 2) * su + rng.uniform(-jit, jit)
+            v = (i - rows / 2) * sv + rng.uniform(-jit, jit)
+            nodes[(i, j)] = (u * math.cos(angle) - v * math.sin(angle), u * math.sin(angle) + v * math.cos(angle))
+    polys: dict[tuple[int, int], list[XY]] = {}
+    for i in range(rows):
+        for j in range(cols):
+            cell = Polygon([nodes[(i, j)], nodes[(i, j + 1)], nodes[(i + 1, j + 1)], nodes[(i + 1, j)]])
+            inner = cell.buffer(-half, join_style="mitre")
+            if inner.is_empty or inner.geom_type != "Polygon":
+                continue
+            ring = list(inner.exterior.coords)[:-1]
+            if inner.exterior.is_ccw is False:
+                ring.reverse()
+            out: list[XY] = []
+            for a, b in zip(ring, ring[1:] + ring[:1], strict=True):
+                out.append(a)
+                if rng.random() < 0.5:
+                    length = math.dist(a, b)
+                    nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length  # left normal (outward is right)
+                    f, push = rng.uniform(0.3, 0.7), rng.uniform(-half / 3, half / 3)
+                    out.append((a[0] + f * (b[0] - a[0]) + push * nx, a[1] + f * (b[1] - a[1]) + push * ny))
+            if Polygon(out).is_valid:
+                polys[(i, j)] = out
+    return Blocks(frame, polys, 2 * half)
+
+
+def connected_blocks(rng: random.Random, blocks: Blocks, k: int) -> list[tuple[int, int]]:
+    """``k`` blocks forming a connected group (by shared streets), grown at random from a random block."""
+    keys = sorted(blocks.polygons)
+    for _ in range(50):
+        group = [keys[rng.randrange(len(keys))]]
+        while len(group) < k:
+            frontier = sorted({n for g in group for n in blocks.neighbours(g)} - set(group))
+            if not frontier:
+                break
+            group.append(frontier[rng.randrange(len(frontier))])
+        if len(group) == k:
+            return group
+    raise ValueError(f"cannot find {k} connected blocks")

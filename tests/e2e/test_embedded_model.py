@@ -1,0 +1,56 @@
+"""End to end on the real embedded model: the server starts and stops, both conditions are stored, every tool
+call the model made is in the trace. Asserts what must hold whatever the model answers."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+from evals.compare import main
+from evals.store import RunStore
+
+pytestmark = pytest.mark.e2e
+
+if importlib.util.find_spec("llama_cpp") is None:
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must run the end-to-end tests: install the local extra (llama-cpp-python)")
+    pytest.skip("llama-cpp-python not installed (pip install -e '.[local]')", allow_module_level=True)
+
+
+def test_server_starts_serves_and_stops() -> None:
+    from agents.local_model import LocalModelServer
+
+    with LocalModelServer() as server:
+        port = server.port
+        process = server.process
+        assert process is not None and process.poll() is None
+    assert process.poll() is not None  # stopped
+    with socket.socket() as s:
+        assert s.connect_ex(("127.0.0.1", port)) != 0
+
+
+def test_compare_runs_both_conditions_on_the_embedded_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run_dir = tmp_path / "run"
+    rc = main(["--tasks", "gpsbench.distance", "--limit", "2", "--max-tokens", "160", "--output", str(run_dir)])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "gpsbench.distance" in out and "intrinsic acc" in out and "gap tools" in out
+    results = list(RunStore(run_dir).results())
+    assert {r.condition for r in results} == {"intrinsic", "tools"} and len(results) == 4
+    assert all(r.status == "ok" and r.parsed is not None for r in results)
+    for r in results:
+        models = [e for e in r.trace if e.kind == "model_call"]
+        assert models and all(e.output_tokens > 0 and e.raw_text is not None for e in models)
+        if r.condition == "intrinsic":
+            assert len(r.trace) == 1 and models[0].tools_offered is None
+            continue
+        assert "distance_km" in models[0].tools_offered
+        made = [c["id"] for e in models for c in (e.message_out or {}).get("tool_calls", [])]
+        traced = [e.tool_call_id for e in r.trace if e.kind == "tool_call"]
+        assert made == traced  # every call the model made is in the trace, in order
+    assert (run_dir / "results.json").exists() and (run_dir / "results.jsonl").exists()
+    assert (run_dir / "server.log").exists()
