@@ -238,7 +238,8 @@ class CameraNetwork:
         return best
 
     def route(self, waypoints: list[str]) -> list[str]:
-        """All cameras of the route visiting ``waypoints`` in order by shortest paths between consecutive ones."""
+        """All cameras of the route visiting ``waypoints`` in order: consecutive cameras joined by a road are
+        linked by that road, others by the shortest path between them."""
         if len(waypoints) < 2:
             raise ValueError(f"cameras must list at least 2 cameras, got {len(waypoints)}")
         ids = [self.camera(w, f"cameras[{i}]").id for i, w in enumerate(waypoints)]
@@ -246,7 +247,7 @@ class CameraNetwork:
         for a, b in zip(ids, ids[1:], strict=False):
             if a == b:
                 raise ValueError(f"consecutive cameras must differ, got {a} twice")
-            out.extend(self._shortest(a, b)[0][1:])
+            out.extend([b] if b in self._adj[a] else self._shortest(a, b)[0][1:])
         return out
 
     def legs(self, waypoints: list[str]) -> list[Leg]:

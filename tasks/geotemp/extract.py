@@ -1,3 +1,348 @@
-from types import SimpleNamespace
-def extract_time_answer(text, utc_target=False):
-    return SimpleNamespace(answer=None, reason="stub")
+"""Extract the time (and the day) that a free-text reply gives as its answer to a GeoTemp time question.
+
+What it reads:
+
+- clock times: ``10:34 AM``, ``10:34am``, ``10.34 p.m.``, ``22:34``, ``22h34``, ``10:34:00``, ``7 PM``,
+  ``1949 hours``, ``noon``/``midday``, ``midnight``, ``12:00 noon``, ``7:15 in the evening``;
+- the day beside that time: named dates (``June 19th, 2023``, ``19 June``, ``the 19th of June``), numeric
+  dates (``2023-06-19``, ``19.06.2023``, ``06/19/2023``; with ``/`` and both parts ≤ 12 both readings are
+  kept), weekday names, and relative days (``the next day``, ``tomorrow``, ``the previous day``, ``the same
+  day``);
+- a time zone written beside the time (``10:34 AM CEST``, ``08:34 UTC``, ``10:34 (UTC+2)``).
+
+Which time is the answer: the time on the last ``FINAL ANSWER:`` line that holds one; otherwise the
+concluding time of the text: the last time mentioned, skipping operands of arithmetic (``02:32 PM + 7 hours``),
+reference times (``from 07:47 PM``, ``since it is 3 PM``), UTC times when the question's zone is not UTC, and
+a time in parentheses right after another (``10:34 AM (08:34 UTC)``). Two different times offered as
+alternatives (``either 3:00 PM or 4:00 PM``) make the answer ambiguous, which counts as no answer.
+
+The day is taken from the same sentence as the answer time (the nearest date there), else from the next
+sentence when that one holds no time of its own (``Date: Monday, June 19``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from tasks.parsing import FINAL_RE
+
+MONTHS: dict[str, int] = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+    "september": 9, "october": 10, "november": 11, "december": 12,
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
+    "nov": 11, "dec": 12,
+}
+WEEKDAYS: dict[str, int] = {
+    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
+    "tues": 1, "thurs": 3,
+}
+
+_MONTH = r"(?P<month>January|February|March|April|May|June|July|August|September|October|November|December|" \
+         r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+_MONTH2 = _MONTH.replace("?P<month>", "?P<month2>")
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_DAY2 = _DAY.replace("?P<day>", "?P<day2>")
+_YEAR_AFTER = r"(?:(?:,|\s)\s*(?:in\s+|of\s+)?(?P<year>(?:19|20)\d\d)\b)?"
+_YEAR_AFTER2 = _YEAR_AFTER.replace("?P<year>", "?P<year2>")
+DATE_RE = re.compile(
+    rf"\b{_MONTH}\s+{_DAY}\b{_YEAR_AFTER}"
+    rf"|\b(?:the\s+)?{_DAY2}\s+(?:of\s+)?{_MONTH2}\b{_YEAR_AFTER2}"
+    r"|\b(?P<iy>(?:19|20)\d\d)[-/](?P<im>[01]?\d)[-/](?P<id>[0-3]?\d)(?!\d)"
+    r"|(?<![\d.:/])(?P<na>[0-3]?\d)(?P<sep>[/.])(?P<nb>[0-3]?\d)(?P=sep)(?P<ny>(?:19|20)?\d\d)(?![\d.:/]\d)",
+    re.IGNORECASE,
+)
+WEEKDAY_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|thurs)\b", re.I)
+RELATIVE_RE = re.compile(
+    r"\b(?P<next>tomorrow|(?:the\s+)?(?:next|following)\s+(?:day|morning|afternoon|evening|night)|"
+    r"the\s+day\s+after|a\s+day\s+later|overnight\s+into)\b"
+    r"|\b(?P<prev>yesterday|(?:the\s+)?(?:previous|prior|preceding)\s+(?:day|morning|afternoon|evening|night)|"
+    r"the\s+day\s+before|the\s+night\s+before|a\s+day\s+earlier)\b"
+    r"|\b(?P<same>(?:the\s+)?same\s+day|today|tonight|this\s+(?:morning|afternoon|evening))\b",
+    re.IGNORECASE,
+)
+
+_MERIDIEM = r"(?P<mer>[ap])\s?m\b"
+_CLOCK = (
+    r"(?<![\d:.,+\-−±/])(?P<h>[0-2]?\d)\s?(?:(?::|：)\s?(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?|(?:\.|h)(?P<m2>[0-5]\d))"
+    rf"(?![\d:]|\.\d)(?:\s*{_MERIDIEM})?"
+)
+_HOUR_MER = rf"(?<![\d:.,+\-−±/])(?P<h2>1[0-2]|0?[1-9])\s*(?P<mer2>[ap])\s?m\b"
+_MILITARY = r"(?<![\d:.,+\-−±/])(?P<mil>(?:[01]\d|2[0-3])[0-5]\d)\s*(?:hours|hrs|h)\b"
+_WORD = r"\b(?P<word>noon|midday|midnight)\b"
+TIME_RE = re.compile(f"{_CLOCK}|{_HOUR_MER}|{_MILITARY}|{_WORD}", re.IGNORECASE)
+
+_ZONE_AFTER = re.compile(
+    r"^\s*\(?\s*(?P<zone>(?:UTC|GMT)(?:\s*[+\-−±]\s*\d{1,2}(?::?\d{2})?)?|Z\b|[A-Z]{2,5}T\b|[A-Z]{3,4}\b(?=\)))",
+)
+_UTC_ZERO = re.compile(r"^(?:UTC|GMT)(?:\s*[+\-−±]\s*0{1,2}(?::?00)?)?$|^Z$")
+_DURATION_AFTER = re.compile(r"^\s*(?:hours?|hrs?|h\b|minutes?|mins?)", re.IGNORECASE)
+_OPERAND_AFTER = re.compile(
+    r"^\s*(?:\(\s*[^()]{0,12}\)\s*)?(?:[+\-−]|plus\b|minus\b|\+)\s*\(?\s*\d", re.IGNORECASE
+)
+_REFERENCE_BEFORE = re.compile(
+    r"(?:\bfrom|\bsince|\bafter|\bstarting\s+(?:at|from)|\bbeginning\s+at|\bcurrent\s+time\s+(?:of|is)|"
+    r"\bstart\s+time\s+(?:of|is))\s+(?:it\s+(?:is|was)\s+|it's\s+|the\s+current\s+time\s+of\s+)?(?:\(|\*)?\s*$",
+    re.IGNORECASE,
+)
+_WORD_TIME_OK_BEFORE = re.compile(
+    r"(?:\b(?:be|is|it's|at|exactly|precisely|was|becomes|answer)|[:=])\s*$", re.IGNORECASE
+)
+_DAYPART_AFTER = re.compile(r"^\s*(?:in\s+the\s+(?P<pm>afternoon|evening)|in\s+the\s+(?P<am>morning)|"
+                            r"(?P<night>at\s+night|tonight))\b", re.IGNORECASE)
+_NOON_AFTER = re.compile(r"^\s*(?P<w>noon|midday|midnight)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(*\[]?[A-Z0-9])|\n+")
+_ABBREV = re.compile(r"\b(St|Mt|Ft|Dr|Mr|Mrs|Ms|No|vs|approx|etc|e\.g|i\.e)\.", re.IGNORECASE)
+_ALTERNATIVE_BETWEEN = re.compile(r"^\s*(?:,\s*)?(?:or|/)\s*(?:possibly\s+|maybe\s+|perhaps\s+)?$", re.I)
+
+
+class TimeAnswer(BaseModel):
+    """The extracted answer: a 24-hour clock time and whatever day information stands beside it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hour: int
+    minute: int
+    dates: tuple[tuple[int | None, int, int], ...] = ()  # (year or None, month, day) readings of one date
+    weekday: int | None = None  # 0 = Monday
+    day_shift: int | None = None  # relative day: -1 previous, 0 same, +1 next
+    zone: str | None = None
+    source: Literal["final_answer", "text"] = "text"
+    snippet: str = ""
+
+
+@dataclass(frozen=True)
+class Extraction:
+    answer: TimeAnswer | None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class _Time:
+    start: int
+    end: int
+    hour: int
+    minute: int
+    zone: str | None
+    is_utc: bool
+    operand: bool
+    reference: bool
+    in_parens: bool
+
+
+def normalize(text: str) -> str:
+    """Unify spellings the patterns rely on (a.m., dashes, odd spaces, markdown), keeping the text's words."""
+    t = text.replace("\u202f", " ").replace("\u00a0", " ").replace("\u2009", " ")
+    t = t.replace("−", "-").replace("–", "-").replace("—", " - ")
+    t = re.sub(r"\b([AaPp])\.\s?[Mm]\.?(?=\W|$)", lambda m: m.group(1).upper() + "M", t)
+    t = t.replace("**", "").replace("__", "").replace("`", "")
+    t = re.sub(r"\\\[|\\\]|\\\(|\\\)|\\text\{([^}]*)\}", lambda m: m.group(1) or " ", t)
+    t = re.sub(r"(?m)^\s*#+\s*", "", t)
+    return _ABBREV.sub(lambda m: m.group(1), t)
+
+
+def _times(text: str) -> list[_Time]:
+    out: list[_Time] = []
+    for m in TIME_RE.finditer(text):
+        before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 40]
+        if m.group("word"):
+            word = m.group("word").lower()
+            prev = text[max(0, m.start() - 16):m.start()]
+            if re.search(r"\b12(?::00)?\s*$", prev):
+                continue  # "12 noon" / "12:00 midnight": the number is the time, read below
+            if not _WORD_TIME_OK_BEFORE.search(before):
+                continue  # "after midnight", "crosses midnight": a boundary, not an answer
+            hour, minute = (0, 0) if word == "midnight" else (12, 0)
+        elif m.group("mil"):
+            hour, minute = int(m.group("mil")[:2]), int(m.group("mil")[2:])
+        else:
+            h = int(m.group("h") if m.group("h") is not None else m.group("h2"))
+            minute = int(m.group("m") or m.group("m2") or 0)
+            mer = (m.group("mer") or m.group("mer2") or "").lower()
+            if m.group("h") is not None and _DURATION_AFTER.match(after):
+                continue  # "5:30 hours": a duration
+            if m.group("m2") and not mer and "." in m.group(0):
+                continue  # "10.34" without AM/PM is a decimal, not a time
+            if h > 24 or (h == 24 and minute):
+                continue
+            if mer:
+                if h == 0 or h > 12:
+                    hour = h % 24
+                else:
+                    hour = h % 12 + (12 if mer == "p" else 0)
+            else:
+                hour = h % 24
+                noon = _NOON_AFTER.match(after)
+                part = _DAYPART_AFTER.match(after)
+                if noon and h == 12:
+                    hour = 0 if noon.group("w").lower() == "midnight" else 12
+                elif part and 1 <= h <= 11:
+                    hour = h if part.group("am") else h + 12
+                elif part and h == 12 and part.group("am"):
+                    hour = 0
+        tail = text[m.end():m.end() + 24]
+        zm = _ZONE_AFTER.match(tail)
+        zone = zm.group("zone") if zm else None
+        is_utc = bool(zone and _UTC_ZERO.match(re.sub(r"\s+", "", zone)))
+        operand = bool(_OPERAND_AFTER.match(after)) and not re.match(r"^\s*-\s*\d{1,2}\s*(?:hours?|h)\b", after) \
+            if not zone else bool(_OPERAND_AFTER.match(text[m.end() + (zm.end() if zm else 0):][:40]))
+        reference = bool(_REFERENCE_BEFORE.search(before))
+        opened = before.rfind("(") > before.rfind(")")
+        out.append(_Time(m.start(), m.end(), hour, minute, zone, is_utc, operand, reference, opened))
+    return out
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    spans, pos = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.start() > pos:
+            spans.append((pos, m.start()))
+        pos = m.end()
+    if pos < len(text):
+        spans.append((pos, len(text)))
+    return spans
+
+
+def _date_readings(m: re.Match[str]) -> tuple[tuple[int | None, int, int], ...]:
+    g = m.groupdict()
+    if g.get("month") or g.get("month2"):
+        name = (g.get("month") or g.get("month2") or "").lower().rstrip(".")
+        if name == "may" and not (m.group(0).count("May") or m.group(0).count("MAY")):
+            return ()  # the verb "may"
+        day = int(g.get("day") or g.get("day2") or 0)
+        year = g.get("year") or g.get("year2")
+        return ((int(year) if year else None, MONTHS[name], day),) if 1 <= day <= 31 else ()
+    if g.get("iy"):
+        month, day = int(g["im"]), int(g["id"])
+        return ((int(g["iy"]), month, day),) if 1 <= month <= 12 and 1 <= day <= 31 else ()
+    a, b, y = int(g["na"]), int(g["nb"]), int(g["ny"])
+    year = y + 2000 if y < 100 else y
+    readings: list[tuple[int | None, int, int]] = []
+    if g["sep"] == "/" and 1 <= a <= 12 and 1 <= b <= 31:
+        readings.append((year, a, b))  # month/day (US)
+    if 1 <= b <= 12 and 1 <= a <= 31 and (g["sep"] == "." or (year, a, b) not in readings or a == b):
+        if (year, b, a) not in readings:
+            readings.append((year, b, a))  # day/month
+    return tuple(readings)
+
+
+def _nearest(matches: list[tuple[int, int, object]], point: tuple[int, int]) -> object | None:
+    best, best_d = None, None
+    for s, e, value in matches:
+        d = s - point[1] if s >= point[1] else point[0] - e
+        d = max(d, 0) + (0 if s >= point[1] else 1)  # ties go to what follows the time
+        if best_d is None or d < best_d:
+            best, best_d = value, d
+    return best
+
+
+def _day_info(text: str, span: tuple[int, int], time_span: tuple[int, int]) -> tuple[
+        tuple[tuple[int | None, int, int], ...], int | None, int | None]:
+    """Dates, weekday and relative day within ``span`` nearest the time."""
+    seg = text[span[0]:span[1]]
+    off = span[0]
+    dates = []
+    date_spans: list[tuple[int, int]] = []
+    for m in DATE_RE.finditer(seg):
+        readings = _date_readings(m)
+        s, e = off + m.start(), off + m.end()
+        if readings and not (s < time_span[1] and e > time_span[0]):
+            dates.append((s, e, readings))
+            date_spans.append((s, e))
+    weekdays = [(off + m.start(), off + m.end(), WEEKDAYS[m.group(1).lower()]) for m in WEEKDAY_RE.finditer(seg)]
+    rel = []
+    for m in RELATIVE_RE.finditer(seg):
+        shift = 1 if m.group("next") else -1 if m.group("prev") else 0
+        rel.append((off + m.start(), off + m.end(), shift))
+    found_dates = _nearest(dates, time_span)  # type: ignore[arg-type]
+    weekday = _nearest(weekdays, time_span)  # type: ignore[arg-type]
+    shift = _nearest(rel, time_span)  # type: ignore[arg-type]
+    return (found_dates or ()), weekday, shift  # type: ignore[return-value]
+
+
+def _pick(times: list[_Time], utc_target: bool) -> _Time | None:
+    """The concluding time among candidates (see the module docstring)."""
+    pool = [t for t in times if not t.operand]
+    pool = [t for t in pool if not t.reference] or pool
+    if not utc_target:
+        pool = [t for t in pool if not t.is_utc] or pool
+    kept = []
+    for t in pool:
+        prev = kept[-1] if kept else None
+        if prev is not None and t.in_parens and not prev.in_parens and t.start - prev.end < 40:
+            continue
+        kept.append(t)
+    return kept[-1] if kept else None
+
+
+def _answer_from(text: str, times: list[_Time], chosen: _Time, source: Literal["final_answer", "text"],
+                 region: tuple[int, int] | None = None) -> TimeAnswer | None:
+    sentences = [region] if region is not None else _sentences(text)
+    idx = next((i for i, (s, e) in enumerate(sentences) if s <= chosen.start < e), len(sentences) - 1)
+    span = sentences[idx]
+    dates, weekday, shift = _day_info(text, span, (chosen.start, chosen.end))
+    if not dates and weekday is None and shift is None and region is None and idx + 1 < len(sentences):
+        nxt = sentences[idx + 1]
+        if not any(nxt[0] <= t.start < nxt[1] for t in times):
+            dates, weekday, shift = _day_info(text, nxt, (chosen.start, chosen.end))
+    return TimeAnswer(hour=chosen.hour, minute=chosen.minute, dates=dates, weekday=weekday, day_shift=shift,
+                      zone=chosen.zone, source=source, snippet=text[span[0]:span[1]].strip()[:200])
+
+
+def _alternatives(text: str, times: list[_Time], chosen: _Time) -> bool:
+    """True when the chosen time is offered as one of two different alternatives ("3 PM or 4 PM")."""
+    for t in times:
+        if t is chosen or t.operand or (t.hour, t.minute) == (chosen.hour, chosen.minute):
+            continue
+        a, b = (t, chosen) if t.start < chosen.start else (chosen, t)
+        between = text[a.end:b.start]
+        between = re.sub(r"^\s*(?:[A-Z]{2,5}T|UTC|GMT)?\s*(?:\([^()]{0,12}\))?", "", between)
+        if _ALTERNATIVE_BETWEEN.match(between):
+            return True
+    return False
+
+
+def _final_segments(text: str) -> list[tuple[int, int]]:
+    """Spans of the text after each FINAL ANSWER marker up to the end of its line, last marker first."""
+    out = []
+    for m in reversed(list(FINAL_RE.finditer(text))):
+        start = m.end()
+        line_end = text.find("\n", start)
+        end = len(text) if line_end < 0 else line_end
+        if not text[start:end].strip(" *:\t") and line_end >= 0:  # "FINAL ANSWER:\n10:34 AM ..."
+            nxt = text.find("\n", line_end + 1)
+            end = len(text) if nxt < 0 else nxt
+        out.append((start, end))
+    return out
+
+
+def extract_time_answer(text: str, *, utc_target: bool = False) -> Extraction:
+    """The answer time of a reply, with its day information; ``utc_target`` says the asked place is on UTC
+    (then times marked UTC/GMT are not set aside)."""
+    if not isinstance(text, str) or not text.strip():
+        return Extraction(None, "empty reply")
+    t = normalize(text)
+    times = _times(t)
+    for start, end in _final_segments(t):
+        inside = [x for x in times if start <= x.start < end]
+        chosen = None
+        if inside:
+            pool = [x for x in inside if not x.operand] or inside
+            if not utc_target:
+                pool = [x for x in pool if not x.is_utc] or pool
+            chosen = pool[0]
+        if chosen is not None:
+            if _alternatives(t, inside, chosen):
+                return Extraction(None, "the FINAL ANSWER line offers alternative times")
+            return Extraction(_answer_from(t, inside, chosen, "final_answer", (start, end)))
+    if not times:
+        return Extraction(None, "no clock time in the reply")
+    chosen = _pick(times, utc_target)
+    if chosen is None:
+        return Extraction(None, "only arithmetic operands, no resulting time")
+    if _alternatives(t, times, chosen):
+        return Extraction(None, "the reply offers alternative times")
+    return Extraction(_answer_from(t, times, chosen, "text"))

@@ -26,7 +26,7 @@ START_TIME_S: dict[str, tuple[float, float]] = {"outdoor": (15.0, 240.0), "indoo
 # (short distance m, short duration s, long distance m, long duration s): short needs both below the short
 # thresholds, long both at or above the long thresholds, anything else is medium.
 TIER_THRESHOLDS: dict[str, tuple[float, float, float, float]] = {
-    "outdoor": (700.0, 70.0, 1300.0, 120.0),
+    "outdoor": (800.0, 80.0, 1400.0, 130.0),
     "indoor": (55.0, 45.0, 95.0, 75.0),
 }
 

@@ -1,0 +1,201 @@
+"""Shared machinery of STBench tasks: items rendered in two styles, answer kinds, parsing and scoring.
+
+Each synthetic task draws an :class:`Item` from a per-item RNG seeded by the task's base name, seed and index,
+so ``stbench.x`` (chat style) and ``stbench.x.completion`` hold the same items, and any item can be redrawn
+alone. Parsing and scoring depend only on the answer kind and the sample, so loaded official samples use the
+same functions.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, TypeVar
+
+from geocore.geodesy import geodesic_km
+from tasks.base import GeneratedTask, stable_seed
+from tasks.parsing import final_answer_segment
+from tasks.records import Message, Parsed, Sample, Score
+from tasks.registry import register_task
+from tasks.stbench.parsing import parse_anomaly, parse_option, parse_point, parse_yes_no
+from tasks.stbench.prompts import CHAT_SYSTEM, COMPLETION_SYSTEM, Fmt, Style
+
+AnswerKind = Literal["option", "yesno", "anomaly", "point"]
+PREDICTION_THRESHOLD_M = 50.0
+"""Trajectory prediction counts as correct within this many metres (the error itself is the main metric)."""
+
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "northeast": ("north east", "north-east"),
+    "southeast": ("south east", "south-east"),
+    "southwest": ("south west", "south-west"),
+    "northwest": ("north west", "north-west"),
+    "car": ("driving", "vehicle", "taxi", "automobile", "motor vehicle"),
+    "bike": ("bicycle", "cycling", "cyclist", "biking"),
+    "pedestrian": ("walk", "walking", "on foot", "walker"),
+}
+_COMPASS = {"N": "north", "NE": "northeast", "E": "east", "SE": "southeast", "S": "south", "SW": "southwest",
+            "W": "west", "NW": "northwest"}
+_COMPASS_RE = re.compile(r"^[\s\"'(*`]*(NE|NW|SE|SW|N|E|S|W)(?![\w-])")
+_COUNT_WORDS = {0: ("never", "no encounters", "zero times"), 1: ("once", "one time"), 2: ("twice", "two times")}
+
+
+def aliases_for(options: Sequence[tuple[int, str]]) -> dict[int, tuple[str, ...]]:
+    """Synonyms of option labels: compass points, travel modes and encounter counts ("2 times" ~ "twice")."""
+    out: dict[int, tuple[str, ...]] = {}
+    for n, label in options:
+        key = label.strip().lower()
+        extra = _ALIASES.get(key, ())
+        m = re.fullmatch(r"(\d+) times?", key)
+        if m:
+            k = int(m.group(1))
+            extra = (f"{k} time", f"{k} encounters", f"{k} encounter", f"{k} crossings", *_COUNT_WORDS.get(k, ()))
+        if extra:
+            out[int(n)] = extra
+    return out
+
+
+def compass_abbreviation(text: str, options: Sequence[tuple[int, str]]) -> int | None:
+    """The option named by an upper-case compass abbreviation (N, NE, ...) opening the answer, if any."""
+    segment = final_answer_segment(text)
+    m = _COMPASS_RE.match(segment if segment is not None else text)
+    if not m:
+        return None
+    name = _COMPASS[m.group(1)]
+    return next((int(n) for n, label in options if label.strip().lower() == name), None)
+
+
+def options_of(sample: Sample) -> list[tuple[int, str]]:
+    return [(int(n), str(label)) for n, label in sample.payload.get("options", [])]
+
+
+def parse_answer(kind: AnswerKind, text: str, sample: Sample) -> Parsed:
+    """Parse ``text`` as an answer of ``kind`` for ``sample`` (options, coordinate order from its payload)."""
+    if kind == "option":
+        options = options_of(sample)
+        parsed = parse_option(text, options, aliases_for(options))
+        if not parsed.ok and isinstance(text, str):
+            n = compass_abbreviation(text, options)
+            if n is not None:
+                return Parsed.success(text, n)
+        return parsed
+    if kind == "yesno":
+        return parse_yes_no(text)
+    if kind == "anomaly":
+        return parse_anomaly(text)
+    history = sample.payload.get("history") or []
+    ref = (float(history[-1][0]), float(history[-1][1])) if history else None
+    completion = sample.meta.get("style") == "completion"
+    return parse_point(text, order=sample.payload.get("answer_order", "latlon"), reference=ref,
+                       prefer="first" if completion else "last")
+
+
+def score_answer(kind: AnswerKind, parsed: Parsed, sample: Sample) -> Score:
+    """Exact match for options and two-way answers; metres (WGS84 geodesic) for points."""
+    unit = "m" if kind == "point" else None
+    if not parsed.ok:
+        return Score(correct=False, value=0.0, explanation=parsed.reason or "parse failure", parse_failed=True,
+                     error_unit=unit)
+    target = sample.target
+    if kind == "point":
+        lat, lon = float(parsed.value["lat"]), float(parsed.value["lon"])
+        err = 1000.0 * geodesic_km(lat, lon, float(target["lat"]), float(target["lon"]))
+        ok = err <= PREDICTION_THRESHOLD_M
+        return Score(correct=ok, value=1.0 if ok else 0.0, error=err, error_unit="m",
+                     explanation=f"predicted ({lat:.5f}, {lon:.5f}), {err:.1f} m from the true next point "
+                                 f"(correct within {PREDICTION_THRESHOLD_M:.0f} m)")
+    gold = target["option"] if kind == "option" else target["answer"]
+    ok = parsed.value == gold
+    label = f" ({target.get('label')})" if kind == "option" and target.get("label") else ""
+    return Score(correct=ok, value=1.0 if ok else 0.0, explanation=f"answer {parsed.value!r}, gold {gold!r}{label}")
+
+
+@dataclass
+class Item:
+    """One drawn item: the inputs (payload), typed gold, breakdown keys and, for choice tasks, the options."""
+
+    payload: dict[str, Any]
+    target: dict[str, Any]
+    meta: dict[str, Any] = field(default_factory=dict)
+    options: list[tuple[int, str]] | None = None
+
+
+class STBenchTask(GeneratedTask):
+    """Base of the synthetic STBench tasks; subclasses implement :meth:`make` and :meth:`render`."""
+
+    family = "stbench"
+    key: ClassVar[str]
+    style: ClassVar[Style] = "chat"
+    kind: ClassVar[AnswerKind] = "option"
+    default_size = 200
+    max_tries: ClassVar[int] = 400
+
+    def make(self, rng: random.Random, index: int) -> Item:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def render(self, item: Item, fmt: Fmt) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def item(self, seed: int, index: int) -> Item:
+        """Item ``index`` for ``seed`` (the same in both styles)."""
+        return self.make(random.Random(stable_seed(self.key, seed, index)), index)
+
+    def generate(self, seed: int, size: int) -> list[Sample]:
+        out = []
+        fmt = Fmt(self.style)
+        system = COMPLETION_SYSTEM if self.style == "completion" else CHAT_SYSTEM
+        for i in range(size):
+            item = self.item(seed, i)
+            split = self.split_of(i, size)
+            payload = dict(item.payload)
+            if item.options is not None:
+                payload["options"] = [[n, label] for n, label in item.options]
+            if self.kind == "point":
+                payload["answer_order"] = "lonlat" if fmt.lonlat else "latlon"
+            out.append(Sample(
+                id=self.sample_id(split, i),
+                task=self.name,
+                split=split,
+                messages=(Message(role="system", content=system), Message(role="user", content=self.render(item, fmt))),
+                target=item.target,
+                choices=tuple(label for _, label in item.options) if item.options else None,
+                payload=payload,
+                meta={**item.meta, "style": self.style},
+            ))
+        return out
+
+    def parse(self, text: str, sample: Sample) -> Parsed:
+        return parse_answer(self.kind, text, sample)
+
+    def score(self, parsed: Parsed, sample: Sample) -> Score:
+        return score_answer(self.kind, parsed, sample)
+
+    def retry(self, make_once: Callable[[], Item | None]) -> Item:
+        """Call ``make_once`` until it returns an item (rejection sampling); RuntimeError after max_tries."""
+        for _ in range(self.max_tries):
+            item = make_once()
+            if item is not None:
+                return item
+        raise RuntimeError(f"{self.key}: no valid item after {self.max_tries} tries")
+
+
+T = TypeVar("T", bound=type[STBenchTask])
+
+
+def stbench_task(cls: T) -> T:
+    """Register ``cls`` as ``<key>`` (chat style) and a subclass as ``<key>.completion`` (paper style)."""
+    chat = type(cls.__name__, (cls,), {"name": cls.key, "style": "chat", "__doc__": cls.__doc__,
+                                        "__module__": cls.__module__})
+    completion = type(cls.__name__ + "Completion", (cls,), {
+        "name": f"{cls.key}.completion", "style": "completion", "__doc__": cls.__doc__, "__module__": cls.__module__,
+    })
+    register_task(cls.key)(chat)
+    register_task(f"{cls.key}.completion")(completion)
+    cls.variants = {"chat": chat, "completion": completion}  # type: ignore[attr-defined]
+    return cls
+
+
+def variant(cls: type[STBenchTask], style: Style, size: int | None = None) -> STBenchTask:
+    """An instance of ``cls`` in one style (``stbench_task`` must have registered it)."""
+    return cls.variants[style](size=size)  # type: ignore[attr-defined]
