@@ -2,31 +2,38 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from langchain_core.language_models import BaseChatModel
 
 from agents.messages import ChatLike, dicts, text_of, to_dict, to_langchain, usage
+from agents.model_call import DEFAULT_CALLER, AgentError, ModelCaller, ModelCallError
 from agents.trace import AgentResult, TraceEvent
 
 
-async def answer_intrinsic(model: BaseChatModel, messages: Sequence[ChatLike]) -> AgentResult:
-    """Ask ``model`` once and return its text with a one-event trace."""
+async def answer_intrinsic(model: BaseChatModel, messages: Sequence[ChatLike],
+                           caller: ModelCaller | None = None) -> AgentResult:
+    """Ask ``model`` once (through ``caller``: retries, cache) and return its text with a one-event trace."""
     lc_messages = to_langchain(messages)
-    t0 = time.time()
-    reply = await model.ainvoke(lc_messages)
-    latency = time.time() - t0
+    try:
+        out = await (caller or DEFAULT_CALLER).call(model, lc_messages)
+    except ModelCallError as exc:
+        event = exc.event.model_copy(update={"messages_in": dicts(lc_messages)})
+        raise AgentError(str(exc), [event]) from exc.cause
+    reply = out.reply
     tin, tout, tcached = usage(reply)
     event = TraceEvent(
         kind="model_call",
-        start=t0,
-        latency_s=latency,
+        start=out.start,
+        latency_s=out.latency_s,
         messages_in=dicts(lc_messages),
         message_out=to_dict(reply),
         raw_text=text_of(reply),
         input_tokens=tin,
         output_tokens=tout,
         cached_tokens=tcached,
+        cache_hit=out.cache_hit,
+        retries=out.retries,
+        retry_errors=out.retry_errors,
     )
-    return AgentResult.from_trace(text_of(reply), [event], latency)
+    return AgentResult.from_trace(text_of(reply), [event], out.latency_s)

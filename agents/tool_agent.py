@@ -3,7 +3,10 @@
 Guards: an explicit step limit (model calls), a cap on tool calls per sample, tool errors returned to the
 model as ``ToolMessage(status="error")`` (``ToolNode(handle_tool_errors=True)``), and repeated identical calls
 not executed again: the model gets the earlier result back and, if a whole round is repeats, one last call to
-answer. ``recursion_limit`` is set from the step limit as a backstop.
+answer. ``recursion_limit`` is set from the step limit as a backstop. An optional token budget per sample
+(input + output tokens over all model calls) stops the loop without a further call. Model calls go through a
+:class:`~agents.model_call.ModelCaller` (retries, cache); a run that fails raises
+:class:`~agents.model_call.AgentError` carrying the trace recorded so far.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from langgraph.prebuilt import ToolNode
 from pydantic import BaseModel, Field
 
 from agents.messages import ChatLike, dicts, text_of, to_dict, to_langchain, usage
+from agents.model_call import DEFAULT_CALLER, AgentError, ModelCaller, ModelCallError, describe
 from agents.trace import AgentResult, TraceEvent
 
 FINALIZE_PROMPT = (
@@ -36,6 +40,7 @@ class AgentLimits(BaseModel):
 
     max_steps: int = Field(default=6, ge=1, description="Model calls before the agent must answer")
     max_tool_calls: int = Field(default=8, ge=0, description="Tool calls executed per sample")
+    max_tokens: int | None = Field(default=None, ge=1, description="Input + output tokens per sample (None: no cap)")
 
 
 class _State(TypedDict, total=False):
@@ -43,6 +48,7 @@ class _State(TypedDict, total=False):
     trace: Annotated[list[TraceEvent], operator.add]
     steps: int
     tool_calls: int
+    tokens: int
     sent: int
     seen: dict[str, str]
     stop: str | None
@@ -55,10 +61,12 @@ def _call_key(name: str, args: Any) -> str:
 class ToolAgent:
     """A LangGraph agent over any LangChain chat model that supports ``bind_tools``."""
 
-    def __init__(self, model: BaseChatModel, tools: Sequence[BaseTool], limits: AgentLimits | None = None) -> None:
+    def __init__(self, model: BaseChatModel, tools: Sequence[BaseTool], limits: AgentLimits | None = None,
+                 caller: ModelCaller | None = None) -> None:
         self.model = model
         self.tools = list(tools)
         self.limits = limits or AgentLimits()
+        self.caller = caller or DEFAULT_CALLER
         self.bound = model.bind_tools(self.tools) if self.tools else model
         self.tool_node = ToolNode(self.tools, handle_tool_errors=True)
         self.graph = self._build()
@@ -66,30 +74,40 @@ class ToolAgent:
     async def _model_call(self, state: _State, extra: list[AnyMessage] | None = None) -> dict[str, Any]:
         messages = list(state["messages"]) + list(extra or [])
         sent = state.get("sent", 0)
-        t0 = time.time()
-        reply = await self.bound.ainvoke(messages)
+        try:
+            out = await self.caller.call(self.bound, messages, self.tools)
+        except ModelCallError as exc:
+            event = exc.event.model_copy(update={"messages_in": dicts(messages[sent:]),
+                                                 "tools_offered": [t.name for t in self.tools]})
+            raise ModelCallError(exc.cause, event) from exc.cause
+        reply = out.reply
         tin, tout, tcached = usage(reply)
         event = TraceEvent(
             kind="model_call",
-            start=t0,
-            latency_s=time.time() - t0,
+            start=out.start,
+            latency_s=out.latency_s,
             messages_in=dicts(messages[sent:]),
             message_out=to_dict(reply),
             raw_text=text_of(reply),
             input_tokens=tin,
             output_tokens=tout,
             cached_tokens=tcached,
+            cache_hit=out.cache_hit,
+            retries=out.retries,
+            retry_errors=out.retry_errors,
             tools_offered=[t.name for t in self.tools],
         )
         return {"messages": [*(extra or []), reply], "trace": [event], "steps": state.get("steps", 0) + 1,
-                "sent": len(messages) + 1}
+                "sent": len(messages) + 1, "tokens": state.get("tokens", 0) + tin + tout}
 
     async def _agent(self, state: _State) -> dict[str, Any]:
         update = await self._model_call(state)
         reply: AIMessage = update["messages"][-1]
         calls = len(reply.tool_calls) + len(reply.invalid_tool_calls)
         if calls:
-            if update["steps"] >= self.limits.max_steps:
+            if self.limits.max_tokens is not None and update["tokens"] >= self.limits.max_tokens:
+                update["stop"] = "token_limit"
+            elif update["steps"] >= self.limits.max_steps:
                 update["stop"] = "step_limit"
             elif state.get("tool_calls", 0) + calls > self.limits.max_tool_calls:
                 update["stop"] = "tool_call_limit"
@@ -156,6 +174,8 @@ class ToolAgent:
 
     def _after_agent(self, state: _State) -> str:
         last = state["messages"][-1]
+        if state.get("stop") == "token_limit":
+            return END
         if state.get("stop"):
             return "finalize"
         if isinstance(last, AIMessage) and (last.tool_calls or last.invalid_tool_calls):
@@ -176,13 +196,26 @@ class ToolAgent:
         g.add_edge("finalize", END)
         return g.compile()
 
-    async def run(self, messages: Sequence[ChatLike]) -> AgentResult:
-        """Run the loop on one sample's messages."""
+    async def run(self, messages: Sequence[ChatLike], trace_sink: list[TraceEvent] | None = None) -> AgentResult:
+        """Run the loop on one sample's messages.
+
+        ``trace_sink``, if given, is kept equal to the trace so far while the loop runs, so a caller that
+        cancels the run (a wall-clock limit) still has what happened. A failure raises :class:`AgentError`.
+        """
         t0 = time.time()
-        state = await self.graph.ainvoke(
-            {"messages": to_langchain(messages), "trace": [], "steps": 0, "tool_calls": 0, "sent": 0, "seen": {}},
-            config={"recursion_limit": 3 * self.limits.max_steps + 6},
-        )
+        state: dict[str, Any] = {"trace": []}
+        try:
+            async for state in self.graph.astream(
+                {"messages": to_langchain(messages), "trace": [], "steps": 0, "tool_calls": 0, "sent": 0, "seen": {},
+                 "tokens": 0},
+                config={"recursion_limit": 3 * self.limits.max_steps + 6}, stream_mode="values",
+            ):
+                if trace_sink is not None:
+                    trace_sink[:] = state.get("trace", [])
+        except ModelCallError as exc:
+            raise AgentError(str(exc), [*state.get("trace", []), exc.event]) from exc.cause
+        except Exception as exc:  # noqa: BLE001 - any failure keeps the partial trace
+            raise AgentError(describe(exc), list(state.get("trace", []))) from exc
         last = state["messages"][-1]
         final = text_of(last) if isinstance(last, AIMessage) else ""
         return AgentResult.from_trace(final, state["trace"], time.time() - t0,

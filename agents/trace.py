@@ -31,14 +31,16 @@ class TraceEvent(BaseModel):
     output_tokens: int = 0
     cached_tokens: int = 0
     cache_hit: bool = False
-    retries: int = 0
+    retries: int = Field(default=0, description="Failed attempts retried before this call's outcome")
+    retry_errors: list[str] = Field(default_factory=list, description="Why each retried attempt failed")
     tools_offered: list[str] | None = None
     # tool calls
     tool: str | None = None
     tool_call_id: str | None = None
     args: dict[str, Any] | None = None
     result: str | None = None
-    status: Literal["ok", "error", "repeated", "skipped"] | None = None
+    status: Literal["ok", "error", "repeated", "skipped"] | None = Field(
+        default=None, description="Tool calls: outcome; model calls: None, or 'error' when the call failed for good")
     error: str | None = None
 
 
@@ -55,7 +57,7 @@ class AgentResult(BaseModel):
     latency_s: float = 0.0
     steps: int = 0
     tool_calls: int = Field(default=0, description="Tool calls executed (repeats and skipped calls excluded)")
-    stop_reason: Literal["answered", "step_limit", "tool_call_limit", "repeated_call"] = "answered"
+    stop_reason: Literal["answered", "step_limit", "tool_call_limit", "repeated_call", "token_limit"] = "answered"
 
     @classmethod
     def from_trace(cls, final_text: str, trace: list[TraceEvent], latency_s: float, **kw: Any) -> AgentResult:

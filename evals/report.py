@@ -1,108 +1,72 @@
-"""Aggregate stored results into per-task comparisons; print a table; write results.json."""
+"""Reports of a run: the terminal table and ``results.json`` (``report.html`` is in :mod:`evals.html_report`)."""
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+import math
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
 from rich.console import Console
 from rich.table import Table
 
+from agents.secrets import redact
+from evals.analysis import (
+    ALL_TASKS,
+    BASELINE_CONDITION,
+    ConditionSummary,
+    TaskComparison,
+    breakdowns,
+    compare,
+    compare_runs,
+    overall,
+    summarise,
+)
 from evals.records import SampleResult
-from evals.stats import mcnemar_exact, paired_bootstrap_gap, wilson
 
-
-class ConditionSummary(BaseModel):
-    n: int
-    correct: int
-    accuracy: float
-    ci: tuple[float, float]
-    mean_score: float
-    parse_failures: int
-    errors: int
-    mean_error: float | None = None
-    error_unit: str | None = None
-    tool_calls_per_sample: float = 0.0
-    output_tokens: int = 0
-    mean_latency_s: float = 0.0
-
-
-class TaskComparison(BaseModel):
-    task: str
-    conditions: dict[str, ConditionSummary]
-    gap: dict[str, Any] | None = None  # tools − intrinsic on the paired sample ids
-
-
-def summarise(results: list[SampleResult]) -> ConditionSummary:
-    n = len(results)
-    correct = sum(1 for r in results if r.score and r.score.correct)
-    errors = [r.score.error for r in results if r.score and r.score.error is not None]
-    unit = next((r.score.error_unit for r in results if r.score and r.score.error_unit), None)
-    return ConditionSummary(
-        n=n, correct=correct, accuracy=correct / n if n else 0.0, ci=wilson(correct, n),
-        mean_score=sum(r.score.value for r in results if r.score) / n if n else 0.0,
-        parse_failures=sum(1 for r in results if r.score and r.score.parse_failed),
-        errors=sum(1 for r in results if r.status == "error"),
-        mean_error=sum(errors) / len(errors) if errors else None, error_unit=unit,
-        tool_calls_per_sample=sum(r.tool_calls for r in results) / n if n else 0.0,
-        output_tokens=sum(r.output_tokens for r in results),
-        mean_latency_s=sum(r.latency_s for r in results) / n if n else 0.0,
-    )
-
-
-def compare(results: list[SampleResult], conditions: list[str], baseline: str = "intrinsic") -> list[TaskComparison]:
-    """Per task: a summary per condition and, for each other condition, the paired gap against ``baseline``."""
-    by_task: dict[str, dict[str, dict[str, SampleResult]]] = defaultdict(lambda: defaultdict(dict))
-    for r in results:
-        by_task[r.task][r.condition][f"{r.sample_id}#{r.epoch}"] = r
-    out = []
-    for task in sorted(by_task):
-        conds = by_task[task]
-        summary = {c: summarise(list(conds[c].values())) for c in conditions if c in conds}
-        gap = None
-        others = [c for c in conditions if c != baseline and c in conds]
-        if baseline in conds and others:
-            gap = {}
-            for other in others:
-                ids = sorted(set(conds[baseline]) & set(conds[other]))
-                a = [float(bool(conds[baseline][i].score and conds[baseline][i].score.correct)) for i in ids]
-                b = [float(bool(conds[other][i].score and conds[other][i].score.correct)) for i in ids]
-                mean, lo, hi = paired_bootstrap_gap(a, b)
-                gained = sum(1 for x, y in zip(a, b, strict=True) if y > x)
-                lost = sum(1 for x, y in zip(a, b, strict=True) if x > y)
-                gap[other] = {"n_paired": len(ids), "gap": mean, "ci": [lo, hi], "gained": gained, "lost": lost,
-                              "mcnemar_p": mcnemar_exact(lost, gained)}
-        out.append(TaskComparison(task=task, conditions=summary, gap=gap))
-    return out
+__all__ = ["ConditionSummary", "TaskComparison", "build_report", "compare", "print_table", "render_table",
+           "summarise", "write_results_json"]
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
-def render_table(comparisons: list[TaskComparison], conditions: list[str], title: str = "") -> Table:
+def _signed(x: float) -> str:
+    return "nan" if math.isnan(x) else f"{100 * x:+.1f}"
+
+
+def render_table(comparisons: list[TaskComparison], conditions: list[str], title: str = "",
+                 baseline: str = BASELINE_CONDITION) -> Table:
+    """Per task: n, accuracy [Wilson CI] per condition, gap vs ``baseline`` [bootstrap CI] with McNemar p,
+    parse failures, tool calls per sample and failed samples."""
     table = Table(title=title or "Tool-free gap", show_lines=False)
     table.add_column("task")
     table.add_column("n", justify="right")
     for c in conditions:
         table.add_column(f"{c} acc % [95% CI]", justify="right")
-    others = [c for c in conditions if c != "intrinsic"]
+    others = [c for c in conditions if c != baseline]
     for c in others:
-        table.add_column(f"gap {c} (pts) [95% CI]", justify="right")
+        table.add_column(f"gap {c} (pts) [95% CI] p", justify="right")
     table.add_column("parse fail", justify="right")
+    table.add_column("tool calls/sample", justify="right")
+    table.add_column("failed", justify="right")
     for comp in comparisons:
         n = max((s.n for s in comp.conditions.values()), default=0)
         row = [comp.task, str(n)]
         for c in conditions:
             s = comp.conditions.get(c)
-            row.append(f"{_pct(s.accuracy)} [{_pct(s.ci[0])}, {_pct(s.ci[1])}]" if s else "–")
+            row.append(f"{_pct(s.accuracy)} [{_pct(s.ci[0])}, {_pct(s.ci[1])}]" if s and s.n else "–")
         for c in others:
             g = (comp.gap or {}).get(c)
-            row.append(f"{100 * g['gap']:+.1f} [{100 * g['ci'][0]:+.1f}, {100 * g['ci'][1]:+.1f}]" if g else "–")
-        row.append(" / ".join(str(comp.conditions[c].parse_failures) for c in conditions if c in comp.conditions))
+            row.append(f"{_signed(g['gap'])} [{_signed(g['ci'][0])}, {_signed(g['ci'][1])}] {g['mcnemar_p']:.2g}"
+                       if g and g["n_paired"] else "–")
+        present = [comp.conditions[c] for c in conditions if c in comp.conditions]
+        row.append(" / ".join(str(s.parse_failures) for s in present))
+        row.append(" / ".join(f"{s.tool_calls_per_sample:.1f}" for s in present))
+        row.append(" / ".join(str(s.errors) for s in present))
+        if comp.task == ALL_TASKS:
+            table.add_section()
         table.add_row(*row)
     return table
 
@@ -112,6 +76,39 @@ def print_table(comparisons: list[TaskComparison], conditions: list[str], consol
     (console or Console()).print(render_table(comparisons, conditions, title))
 
 
-def write_results_json(path: Path, comparisons: list[TaskComparison], meta: dict[str, Any]) -> Path:
-    path.write_text(json.dumps({"meta": meta, "tasks": [c.model_dump() for c in comparisons]}, indent=2))
-    return path
+def build_report(results: list[SampleResult], conditions: list[str], meta: dict[str, Any],
+                 baseline_results: list[SampleResult] | None = None) -> dict[str, Any]:
+    """Everything ``results.json`` and ``report.html`` show."""
+    tasks = compare(results, conditions, with_breakdowns=True)
+    report: dict[str, Any] = {
+        "meta": meta,
+        "tasks": [c.model_dump() for c in tasks],
+        "overall": overall(results, conditions).model_dump(),
+        "breakdowns": breakdowns(results, conditions),
+    }
+    if baseline_results is not None:
+        report["baseline_run"] = compare_runs(results, baseline_results)
+    return report
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    return value
+
+
+def write_results_json(path: Path, comparisons: list[TaskComparison] | dict[str, Any],
+                       meta: dict[str, Any] | None = None) -> Path:
+    """Write ``results.json`` from a :func:`build_report` dict (or, as before, comparisons and meta)."""
+    data = comparisons if isinstance(comparisons, dict) else {
+        "meta": meta or {}, "tasks": [c.model_dump() for c in comparisons]}
+    Path(path).write_text(redact(json.dumps(_clean(data), indent=2)))
+    return Path(path)
+
+
+def summary_line(summary: ConditionSummary) -> str:
+    return f"{summary.correct}/{summary.n} ({_pct(summary.accuracy)} %)"

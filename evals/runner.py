@@ -1,9 +1,13 @@
 """The runner: answer every (sample, condition, epoch), parse, score and store each result at once.
 
-A sample that fails (provider error, timeout, crash in a parser) is stored with its error and the run goes
-on. Work already completed in the store is skipped, so re-running the same run directory resumes it.
-Conditions run one after another (all intrinsic answers, then all tool answers) so a local server keeps its
-prompt cache warm; within a condition up to ``max_connections`` samples run at once.
+Asynchronous, with at most ``spec.max_connections`` samples in flight. Model calls go through a
+:class:`~agents.model_call.ModelCaller` (retries with backoff on rate limits, 5xx and timeouts; the cache).
+Per-sample limits: model calls (steps), tool calls, tokens, wall time. A sample that still fails (provider
+error after retries, a timeout, a crash in a parser) is stored with its error and partial trace, and the run
+goes on. Each result is committed on its own, so a killed run loses no completed sample; work already
+completed in the store is skipped, so re-running the same run directory resumes it and redoes only missing or
+failed samples. Conditions run one after another (all intrinsic answers, then all tool answers) so a local
+server keeps its prompt cache warm.
 """
 
 from __future__ import annotations
@@ -11,11 +15,15 @@ from __future__ import annotations
 import asyncio
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from langchain_core.language_models import BaseChatModel
 
+from agents.model_call import AgentError, ModelCaller, RetryPolicy, describe
 from agents.tool_agent import AgentLimits
-from evals.conditions import Condition
+from agents.trace import AgentResult, TraceEvent
+from evals.conditions import AnswerContext, Condition, NotApplicable
+from evals.pricing import PriceTable
 from evals.records import RunSpec, SampleResult
 from evals.store import RunStore
 from tasks.base import Task
@@ -24,66 +32,155 @@ from tasks.records import Parsed, Sample, Score
 ProgressFn = Callable[[SampleResult], None]
 
 
-def _error_result(run_id: str, spec: RunSpec, sample: Sample, cond: Condition, epoch: int, exc: BaseException) -> SampleResult:
-    detail = f"{type(exc).__name__}: {exc}".strip()
+@dataclass(frozen=True)
+class Endpoint:
+    """The model of one epoch and the caller that calls it (retries, cache)."""
+
+    model: BaseChatModel
+    caller: ModelCaller
+
+
+EndpointFactory = Callable[[int], Endpoint]
+
+
+def retry_policy(spec: RunSpec) -> RetryPolicy:
+    return RetryPolicy(max_attempts=spec.max_attempts, base_delay_s=spec.retry_base_delay_s)
+
+
+def limits_of(spec: RunSpec) -> AgentLimits:
+    return AgentLimits(max_steps=spec.max_steps, max_tool_calls=spec.max_tool_calls, max_tokens=spec.max_sample_tokens)
+
+
+def _cost(trace: list[TraceEvent], model: str, prices: PriceTable | None) -> float | None:
+    if prices is None:
+        return None
+    total = 0.0
+    for e in trace:
+        if e.kind != "model_call" or e.cache_hit:
+            continue
+        c = prices.cost(model, e.input_tokens, e.output_tokens, e.cached_tokens)
+        if c is None:
+            return None
+        total += c
+    return total
+
+
+def _accounting(trace: list[TraceEvent], spec: RunSpec, prices: PriceTable | None) -> dict[str, object]:
+    models = [e for e in trace if e.kind == "model_call"]
+    return {
+        "input_tokens": sum(e.input_tokens for e in models),
+        "output_tokens": sum(e.output_tokens for e in models),
+        "cached_tokens": sum(e.cached_tokens for e in models),
+        "model_calls": len(models),
+        "tool_calls": sum(1 for e in trace if e.kind == "tool_call" and e.status in ("ok", "error")),
+        "tool_errors": sum(1 for e in trace if e.kind == "tool_call" and e.status == "error"),
+        "retries": sum(e.retries for e in models),
+        "cache_hits": sum(1 for e in models if e.cache_hit),
+        "cost_usd": _cost(trace, spec.model, prices),
+    }
+
+
+def _failed(run_id: str, spec: RunSpec, sample: Sample, cond: Condition, epoch: int, detail: str,
+            trace: list[TraceEvent], prices: PriceTable | None, attempts: int, latency_s: float) -> SampleResult:
     return SampleResult(
         run_id=run_id, sample_id=sample.id, task=sample.task, condition=cond.name, epoch=epoch, model=spec.model,
-        status="error", error=detail or type(exc).__name__, meta=dict(sample.meta),
+        status="error", error=detail, meta=dict(sample.meta), trace=trace, attempts=attempts, latency_s=latency_s,
         score=Score(correct=False, value=0.0, explanation=f"sample failed: {detail[:200]}"),
+        **_accounting(trace, spec, prices),  # type: ignore[arg-type]
     )
 
 
 async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, cond: Condition,
-                        model: BaseChatModel, epoch: int = 0) -> SampleResult:
+                        endpoint: Endpoint | BaseChatModel, epoch: int = 0, *, prices: PriceTable | None = None,
+                        attempts: int = 1) -> SampleResult:
     """Answer, parse and score one sample under one condition; never raises for a sample-level failure."""
-    limits = AgentLimits(max_steps=spec.max_steps, max_tool_calls=spec.max_tool_calls)
+    if not isinstance(endpoint, Endpoint):
+        endpoint = Endpoint(endpoint, ModelCaller(retry_policy(spec)))
+    ctx = AnswerContext(model=endpoint.model, limits=limits_of(spec), caller=endpoint.caller, seed=spec.seed,
+                        epoch=epoch)
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    asked, scorer = sample, task
     try:
-        res = await asyncio.wait_for(cond.answer(sample, task, model, limits), timeout=spec.sample_timeout_s)
+        prepare = getattr(cond, "prepare", None)
+        if prepare is not None:
+            asked, scorer = prepare(sample, task, ctx)
+        res: AgentResult = await asyncio.wait_for(cond.answer(asked, scorer, ctx), timeout=spec.sample_timeout_s)
     except asyncio.CancelledError:
         raise
-    except TimeoutError as exc:
-        return _error_result(run_id, spec, sample, cond, epoch,
-                             TimeoutError(f"sample exceeded {spec.sample_timeout_s:.0f} s") if not str(exc) else exc)
+    except NotApplicable as exc:
+        return SampleResult(run_id=run_id, sample_id=sample.id, task=sample.task, condition=cond.name, epoch=epoch,
+                            model=spec.model, status="not_applicable", error=str(exc), meta=dict(sample.meta),
+                            attempts=attempts)
+    except TimeoutError:
+        return _failed(run_id, spec, sample, cond, epoch, f"timeout: sample exceeded {spec.sample_timeout_s:g} s",
+                       list(ctx.trace_sink), prices, attempts, loop.time() - t0)
+    except AgentError as exc:
+        return _failed(run_id, spec, sample, cond, epoch, str(exc), exc.trace, prices, attempts, loop.time() - t0)
     except Exception as exc:  # noqa: BLE001 - a failing sample is recorded, not fatal
-        return _error_result(run_id, spec, sample, cond, epoch, exc)
+        return _failed(run_id, spec, sample, cond, epoch, describe(exc), list(ctx.trace_sink), prices, attempts,
+                       loop.time() - t0)
     try:
-        parsed = task.parse(res.final_text, sample)
-    except Exception as exc:  # noqa: BLE001 - a parser bug is a parse failure, recorded with its traceback
+        parsed = scorer.parse(res.final_text, asked)
+    except Exception as exc:  # noqa: BLE001 - a parser bug is a parse failure, recorded with its reason
         parsed = Parsed.failure(res.final_text, f"parser crashed: {type(exc).__name__}: {exc}")
     try:
-        score = task.score(parsed, sample)
+        score = scorer.score(parsed, asked)
     except Exception:  # noqa: BLE001
         score = Score(correct=False, value=0.0, explanation="scorer crashed: " + traceback.format_exc(limit=2))
+    meta = dict(sample.meta)
+    if asked is not sample:
+        meta["asked_sample_id"] = asked.id
     return SampleResult(
         run_id=run_id, sample_id=sample.id, task=sample.task, condition=cond.name, epoch=epoch, model=spec.model,
-        final_text=res.final_text, parsed=parsed, score=score, trace=res.trace, input_tokens=res.input_tokens,
-        output_tokens=res.output_tokens, cached_tokens=res.cached_tokens, latency_s=res.latency_s,
-        tool_calls=res.tool_calls, stop_reason=res.stop_reason, meta=dict(sample.meta),
+        final_text=res.final_text, parsed=parsed, score=score, trace=res.trace, latency_s=res.latency_s,
+        stop_reason=res.stop_reason, meta=meta, attempts=attempts,
+        **_accounting(res.trace, spec, prices),  # type: ignore[arg-type]
     )
 
 
-async def run_all(run_id: str, spec: RunSpec, store: RunStore, work: list[tuple[Sample, Task]],
-                  conditions: list[Condition], model: BaseChatModel, on_result: ProgressFn | None = None) -> int:
-    """Run every missing (sample, condition, epoch); returns how many results were written."""
+def pending(store: RunStore, work: list[tuple[Sample, Task]], conditions: list[Condition],
+            epochs: int) -> list[tuple[Sample, Task, Condition, int]]:
+    """Every (sample, task, condition, epoch) without a completed result, conditions in order."""
     done = store.completed()
+    return [(s, t, c, e) for c in conditions for e in range(epochs) for s, t in work if (s.id, c.name, e) not in done]
+
+
+def pending_count(store: RunStore, work: list[tuple[Sample, Task]], conditions: list[Condition], epochs: int) -> int:
+    return len(pending(store, work, conditions, epochs))
+
+
+async def run_all(run_id: str, spec: RunSpec, store: RunStore, work: list[tuple[Sample, Task]],
+                  conditions: list[Condition], model: BaseChatModel | EndpointFactory,
+                  on_result: ProgressFn | None = None, *, prices: PriceTable | None = None) -> int:
+    """Run every missing (sample, condition, epoch); returns how many results were written.
+
+    ``model`` is a chat model (used for every epoch, with a default caller) or a factory giving each epoch's
+    :class:`Endpoint`.
+    """
+    todo = pending(store, work, conditions, spec.epochs)
+    tries = store.attempts()
     sem = asyncio.Semaphore(max(1, spec.max_connections))
+    endpoints: dict[int, Endpoint] = {}
+
+    def endpoint(epoch: int) -> Endpoint:
+        if epoch not in endpoints:
+            endpoints[epoch] = model(epoch) if callable(model) and not isinstance(model, BaseChatModel) else Endpoint(
+                model, ModelCaller(retry_policy(spec)))
+        return endpoints[epoch]
+
     written = 0
 
     async def one(sample: Sample, task: Task, cond: Condition, epoch: int) -> None:
         nonlocal written
         async with sem:
-            result = await answer_sample(run_id, spec, sample, task, cond, model, epoch)
+            result = await answer_sample(run_id, spec, sample, task, cond, endpoint(epoch), epoch, prices=prices,
+                                         attempts=tries.get((sample.id, cond.name, epoch), 0) + 1)
         store.add_result(result)
         written += 1
         if on_result:
             on_result(result)
 
     for cond in conditions:
-        jobs = [one(s, t, cond, e) for e in range(spec.epochs) for s, t in work if (s.id, cond.name, e) not in done]
-        await asyncio.gather(*jobs)
+        await asyncio.gather(*(one(s, t, c, e) for s, t, c, e in todo if c is cond))
     return written
-
-
-def pending_count(store: RunStore, work: list[tuple[Sample, Task]], conditions: list[Condition], epochs: int) -> int:
-    done = store.completed()
-    return sum(1 for c in conditions for e in range(epochs) for s, _ in work if (s.id, c.name, e) not in done)

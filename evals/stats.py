@@ -1,10 +1,11 @@
-"""Statistics for comparisons: Wilson intervals, paired bootstrap of the gap, exact McNemar test."""
+"""Statistics for comparisons: Wilson intervals, paired bootstrap of a gap, exact McNemar test, error summaries."""
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
+
+import numpy as np
 
 
 def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -20,18 +21,24 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 def paired_bootstrap_gap(a: Sequence[float], b: Sequence[float], iterations: int = 2000, seed: int = 0,
                          alpha: float = 0.05) -> tuple[float, float, float]:
-    """Mean of b − a over paired items and its percentile bootstrap interval (resampling items)."""
+    """Mean of b − a over paired items and its percentile bootstrap interval (resampling items with
+    replacement, ``iterations`` times, with a fixed seed so reports are reproducible)."""
     if len(a) != len(b):
         raise ValueError("paired samples must have equal length")
     n = len(a)
     if n == 0:
         return 0.0, 0.0, 0.0
-    diffs = [y - x for x, y in zip(a, b, strict=True)]
-    mean = sum(diffs) / n
-    rng = random.Random(seed)
-    boots = sorted(sum(diffs[rng.randrange(n)] for _ in range(n)) / n for _ in range(iterations))
-    lo = boots[int(alpha / 2 * iterations)]
-    hi = boots[min(iterations - 1, int((1 - alpha / 2) * iterations))]
+    diffs = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+    mean = float(diffs.mean())
+    rng = np.random.default_rng(seed)
+    boots = np.empty(iterations)
+    chunk = max(1, 2_000_000 // n)  # bound memory: at most ~2M indices at once
+    for start in range(0, iterations, chunk):
+        stop = min(iterations, start + chunk)
+        boots[start:stop] = diffs[rng.integers(0, n, size=(stop - start, n))].mean(axis=1)
+    boots.sort()
+    lo = float(boots[int(alpha / 2 * iterations)])
+    hi = float(boots[min(iterations - 1, int((1 - alpha / 2) * iterations))])
     return mean, lo, hi
 
 
@@ -43,3 +50,12 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
     k = min(a_only, b_only)
     tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
     return min(1.0, 2 * tail)
+
+
+def error_summary(errors: Sequence[float]) -> dict[str, float] | None:
+    """n, mean, median, 90th percentile and max of continuous errors (absolute values); None if empty."""
+    if not errors:
+        return None
+    x = np.abs(np.asarray(errors, dtype=float))
+    return {"n": int(x.size), "mean": float(x.mean()), "median": float(np.median(x)),
+            "p90": float(np.percentile(x, 90)), "max": float(x.max())}

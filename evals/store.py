@@ -1,8 +1,10 @@
 """The run store: one SQLite database (WAL) per run directory.
 
-Tables: ``run`` (the spec), ``samples`` (what was asked), ``results`` (one row per sample, condition and
-epoch, the full record as JSON plus columns for queries) and ``events`` (trace events in order). Every result
-is committed as soon as it is known, so a killed run loses no completed sample.
+Tables: ``run`` (the spec: full config, package versions, git revision, dataset hash), ``samples`` (what was
+asked), ``results`` (one row per sample, condition and epoch: the full record as JSON plus columns for
+queries) and ``events`` (trace events in order). Every result is committed in its own transaction as soon as
+it is known, so killing the process at any moment loses no completed sample. Everything written passes
+through :func:`agents.secrets.redact`: API keys and authorisation headers never reach the file.
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
+from agents.secrets import redact
 from evals.records import RunSpec, SampleResult
 from tasks.records import Sample
 
@@ -29,16 +33,20 @@ CREATE TABLE IF NOT EXISTS events (
   kind TEXT NOT NULL, tool TEXT, status TEXT, record TEXT NOT NULL,
   PRIMARY KEY (sample_id, condition, epoch, seq));
 """
+DONE = ("ok", "not_applicable")
+Key = tuple[str, str, int]
 
 
 class RunStore:
     """Read and write one run directory's ``run.sqlite``."""
 
-    def __init__(self, run_dir: Path) -> None:
+    def __init__(self, run_dir: Path, *, create: bool = True) -> None:
         self.run_dir = Path(run_dir)
-        self.run_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.run_dir / "run.sqlite"
-        self.db = sqlite3.connect(self.path)
+        if not create and not self.path.exists():
+            raise FileNotFoundError(f"no run store in {self.run_dir} (expected {self.path.name})")
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(self.path, timeout=30)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
@@ -46,9 +54,17 @@ class RunStore:
     def close(self) -> None:
         self.db.close()
 
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def write_spec(self, run_id: str, spec: RunSpec) -> None:
         with self.db:
-            self.db.execute("INSERT OR REPLACE INTO run VALUES (?, ?, ?)", (run_id, spec.model_dump_json(), time.time()))
+            self.db.execute("DELETE FROM run WHERE id != ?", (run_id,))
+            self.db.execute("INSERT OR REPLACE INTO run VALUES (?, ?, ?)",
+                            (run_id, redact(spec.model_dump_json()), time.time()))
 
     def read_spec(self) -> tuple[str, RunSpec] | None:
         row = self.db.execute("SELECT id, spec FROM run LIMIT 1").fetchone()
@@ -58,16 +74,21 @@ class RunStore:
         with self.db:
             self.db.executemany(
                 "INSERT OR IGNORE INTO samples VALUES (?, ?, ?, ?)",
-                [(s.id, s.task, s.split, s.model_dump_json()) for s in samples],
+                [(s.id, s.task, s.split, redact(s.model_dump_json())) for s in samples],
             )
 
     def samples(self) -> dict[str, Sample]:
         return {r[0]: Sample.model_validate_json(r[1]) for r in self.db.execute("SELECT sample_id, record FROM samples")}
 
-    def completed(self) -> set[tuple[str, str, int]]:
-        """Keys of results that finished without error (resume skips them)."""
-        rows = self.db.execute("SELECT sample_id, condition, epoch FROM results WHERE status = 'ok'")
+    def completed(self) -> set[Key]:
+        """Keys of results that need no further work (answered, or not applicable): resume skips them."""
+        rows = self.db.execute("SELECT sample_id, condition, epoch FROM results WHERE status IN (?, ?)", DONE)
         return {(a, b, int(c)) for a, b, c in rows}
+
+    def attempts(self) -> dict[Key, int]:
+        """How often each stored (failed or completed) result was tried."""
+        rows = self.db.execute("SELECT sample_id, condition, epoch, json_extract(record, '$.attempts') FROM results")
+        return {(a, b, int(c)): int(n or 1) for a, b, c, n in rows}
 
     def add_result(self, r: SampleResult) -> None:
         """Store one result and its trace in a single transaction (replacing an earlier failed attempt)."""
@@ -80,24 +101,30 @@ class RunStore:
                 (r.sample_id, r.condition, r.epoch, r.task, r.status,
                  None if score is None else int(score.correct), None if score is None else score.value,
                  None if score is None else int(score.parse_failed),
-                 r.model_dump_json(exclude={"trace"}), time.time()),
+                 redact(r.model_dump_json(exclude={"trace"})), time.time()),
             )
             self.db.executemany(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(r.sample_id, r.condition, r.epoch, i, e.kind, e.tool, e.status, e.model_dump_json())
+                [(r.sample_id, r.condition, r.epoch, i, e.kind, e.tool, e.status, redact(e.model_dump_json()))
                  for i, e in enumerate(r.trace)],
             )
 
+    def count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+
     def results(self, with_trace: bool = True) -> Iterator[SampleResult]:
         """All stored results, with their traces unless asked not to."""
-        rows = self.db.execute("SELECT sample_id, condition, epoch, record FROM results ORDER BY task, sample_id, condition")
+        events: dict[Key, list[dict[str, object]]] = defaultdict(list)
+        if with_trace:
+            for sid, cond, epoch, rec in self.db.execute(
+                    "SELECT sample_id, condition, epoch, record FROM events ORDER BY sample_id, condition, epoch, seq"):
+                events[(sid, cond, int(epoch))].append(json.loads(rec))
+        rows = self.db.execute(
+            "SELECT sample_id, condition, epoch, record FROM results ORDER BY task, sample_id, condition, epoch")
         for sid, cond, epoch, rec in rows.fetchall():
             data = json.loads(rec)
             if with_trace:
-                events = self.db.execute(
-                    "SELECT record FROM events WHERE sample_id=? AND condition=? AND epoch=? ORDER BY seq",
-                    (sid, cond, epoch))
-                data["trace"] = [json.loads(e[0]) for e in events]
+                data["trace"] = events.get((sid, cond, int(epoch)), [])
             yield SampleResult.model_validate(data)
 
     def export_jsonl(self, path: Path) -> Path:

@@ -7,4 +7,9 @@ from __future__ import annotations
 
 DEFAULT_SUITE: dict[str, int] = {
     "gpsbench.distance": 6,
+    "gpsbench.bearing": 1,
+    "gpsbench.place_association": 1,
+    "stbench.direction": 2,
+    "geotemp.time_time_place": 2,
+    "gtr.next_spot": 2,
 }

@@ -149,6 +149,10 @@ class CameraNetwork:
         for r in roads:
             self._adj[r.a][r.b] = r.length_m
             self._adj[r.b][r.a] = r.length_m
+        self._sorted_adj = {c: sorted(n.items()) for c, n in self._adj.items()}
+        self._trees: dict[str, tuple[dict[str, int], dict[str, str]]] = {}
+        self._second: dict[tuple[str, str], float] = {}
+        self._bearings: dict[tuple[str, str], int] = {}
 
     # ------------------------------------------------------------------ lookups
 
@@ -169,7 +173,10 @@ class CameraNetwork:
     def bearing_deg(self, a: str, b: str) -> int:
         """Initial bearing from camera a to camera b, whole degrees in [0, 360)."""
         ca, cb = self.camera(a, "from_camera"), self.camera(b, "to_camera")
-        return round(initial_bearing(ca.lat, ca.lon, cb.lat, cb.lon)) % 360
+        key = (ca.id, cb.id)
+        if key not in self._bearings:
+            self._bearings[key] = round(initial_bearing(ca.lat, ca.lon, cb.lat, cb.lon)) % 360
+        return self._bearings[key]
 
     def neighbours(self, camera_id: str) -> list[tuple[str, int, int]]:
         """(neighbour, road length m, bearing deg) for every road leaving the camera, by bearing."""
@@ -200,8 +207,8 @@ class CameraNetwork:
             d, u = heapq.heappop(heap)
             if d > dist[u]:
                 continue
-            for v, w in sorted(self._adj[u].items()):
-                if (u, v) in banned or (v, u) in banned:
+            for v, w in self._sorted_adj[u]:
+                if banned and ((u, v) in banned or (v, u) in banned):
                     continue
                 nd = d + w
                 if nd < dist.get(v, math.inf):
@@ -214,7 +221,12 @@ class CameraNetwork:
         return self._shortest(self.camera(a, "from_camera").id, self.camera(b, "to_camera").id)
 
     def _shortest(self, a: str, b: str, banned: frozenset[tuple[str, str]] = frozenset()) -> tuple[list[str], int]:
-        dist, prev = self._dijkstra(a, banned)
+        if banned:
+            dist, prev = self._dijkstra(a, banned)
+        else:
+            if a not in self._trees:
+                self._trees[a] = self._dijkstra(a)
+            dist, prev = self._trees[a]
         if b not in dist:
             raise ValueError(f"no road connects {a} and {b} in network {self.id} (they are in different areas)")
         path = [b]
@@ -224,18 +236,24 @@ class CameraNetwork:
 
     def distances_from(self, a: str) -> dict[str, int]:
         """Shortest road distance from camera a to every camera it can reach."""
-        return self._dijkstra(self.camera(a).id)[0]
+        a = self.camera(a).id
+        if a not in self._trees:
+            self._trees[a] = self._dijkstra(a)
+        return dict(self._trees[a][0])
 
     def second_shortest_length(self, a: str, b: str) -> float:
         """Length of the shortest simple path from a to b that differs from the shortest one (inf if none)."""
         path, _ = self.shortest_path(a, b)
-        best = math.inf
-        for u, v in zip(path, path[1:], strict=False):
-            try:
-                best = min(best, self._shortest(path[0], path[-1], frozenset({(u, v)}))[1])
-            except ValueError:
-                continue
-        return best
+        key = (path[0], path[-1])
+        if key not in self._second:
+            best = math.inf
+            for u, v in zip(path, path[1:], strict=False):
+                try:
+                    best = min(best, self._shortest(path[0], path[-1], frozenset({(u, v)}))[1])
+                except ValueError:
+                    continue
+            self._second[key] = best
+        return self._second[key]
 
     def route(self, waypoints: list[str]) -> list[str]:
         """All cameras of the route visiting ``waypoints`` in order: consecutive cameras joined by a road are
@@ -273,7 +291,7 @@ class CameraNetwork:
             if u == b:
                 found.append((list(path), length))
                 return
-            for v, w in sorted(self._adj[u].items()):
+            for v, w in self._sorted_adj[u]:
                 if v not in path and v in to_b and length + w + to_b[v] <= max_length_m:
                     path.append(v)
                     walk(path, length + w)
@@ -297,8 +315,11 @@ class CameraNetwork:
         r = self.view_radius_m
         out = []
         for leg in self.legs(waypoints):
-            early, late = t0 + leg.distance_m / vmax, t0 + leg.distance_m / vmin
-            out.append(Window(leg.camera, leg.distance_m, early, late, early - r / vmax, late + r / vmin))
+            d = leg.distance_m
+            early, late = t0 + d / vmax, t0 + d / vmin
+            # in view from t0 + (d - R) / v to t0 + (d + R) / v: the start is earliest at vmax unless d < R
+            first = t0 + (d - r) / (vmax if d >= r else vmin)
+            out.append(Window(leg.camera, d, early, late, first, t0 + (d + r) / vmin))
         return out
 
     def seen_interval(self, pass_time_s: float, speed_mps: float) -> tuple[float, float]:

@@ -8,7 +8,7 @@ from functools import cache
 import numpy as np
 
 from geocore import _validate as check
-from geocore.gazetteer import City, cities
+from geocore.gazetteer import City, cities, country_at
 from geocore.geodesy import EARTH_RADIUS_KM
 
 
@@ -56,3 +56,17 @@ def cities_within_km(lat: float, lon: float, radius_km: float, min_population: i
     order = idx[np.lexsort((idx, dist[idx]))]
     all_cities = cities()
     return [(all_cities[i], float(dist[i])) for i in order]
+
+
+def country_at_or_near(lat: float, lon: float, max_km: float = 10.0) -> tuple[str, str, str] | None:
+    """(ISO code, country name, source) of the country at a point: ``"borders"`` when Natural Earth's borders
+    contain it, else ``"nearest_city"`` from the nearest gazetteer city within ``max_km`` (the simplified
+    coastlines miss many shore points), else None (open sea, or nothing near)."""
+    found = country_at(lat, lon)
+    if found is not None:
+        return found[0], found[1], "borders"
+    near = nearest_cities_min_population(lat, lon, 1)
+    if near and near[0][1] <= check.non_negative(max_km, "max_km"):
+        c = near[0][0]
+        return c.country_code, c.country, "nearest_city"
+    return None

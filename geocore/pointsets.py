@@ -112,3 +112,63 @@ def centroid_distances_km(
     pts = check.points(points)
     c = point_set_centroid(pts, method)
     return c, [EARTH_RADIUS_KM * _central_angle(c[0], c[1], lat, lon) for lat, lon in pts]
+
+
+def _cross(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _dot(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _norm(a: tuple[float, float, float]) -> float:
+    return math.sqrt(_dot(a, a))
+
+
+def _arc_distances(vs: Sequence[tuple[float, float, float]], a: tuple[float, float, float],
+                   b: tuple[float, float, float]) -> list[float]:
+    """Angular distance of each vector to the minor arc a-b (to the nearer end when the foot is off the arc)."""
+    n = _cross(a, b)
+    size = _norm(n)
+    out = []
+    if size >= 1e-15:
+        n = (n[0] / size, n[1] / size, n[2] / size)
+        t = _cross(n, a)
+        arc = math.atan2(size, _dot(a, b))
+    for p in vs:
+        if size >= 1e-15:
+            h = _dot(p, n)
+            along = math.atan2(_dot(p, t), _dot(p, a))
+            if 0.0 <= along <= arc:
+                out.append(abs(math.atan2(h, _norm((p[0] - h * n[0], p[1] - h * n[1], p[2] - h * n[2])))))
+                continue
+        out.append(min(math.atan2(_norm(_cross(p, a)), _dot(p, a)), math.atan2(_norm(_cross(p, b)), _dot(p, b))))
+    return out
+
+
+def rdp_with_margin(points: Sequence[Sequence[float]], epsilon_m: float) -> tuple[list[int], float]:
+    """Ramer-Douglas-Peucker with the same distance and tie rules as :func:`geocore.polygons.rdp`, in plain
+    Python (fast for short paths), plus the decision margin: the smallest |d_max - epsilon| / epsilon over every
+    comparison made. Any epsilon' with |epsilon' - epsilon| < margin * epsilon gives the same indices."""
+    pts = check.points(points)
+    eps_m = check.positive(epsilon_m, "epsilon_m")
+    eps = eps_m / (EARTH_RADIUS_KM * 1000.0)
+    if len(pts) <= 2:
+        return list(range(len(pts))), math.inf
+    v = [_vec(lat, lon) for lat, lon in pts]
+    keep = {0, len(pts) - 1}
+    margin = math.inf
+    stack = [(0, len(pts) - 1)]
+    while stack:
+        i, j = stack.pop()
+        if j - i < 2:
+            continue
+        dists = _arc_distances(v[i + 1 : j], v[i], v[j])
+        best_d = max(dists)
+        best_k = i + 1 + dists.index(best_d)
+        margin = min(margin, abs(best_d - eps) / eps)
+        if best_d > eps:
+            keep.add(best_k)
+            stack += [(i, best_k), (best_k, j)]
+    return sorted(keep), margin

@@ -51,7 +51,8 @@ class LocalFrame:
         check.lat(self.lat0, "lat0")
         check.lon(self.lon0, "lon0")
         if abs(self.lat0) > 85.0:
-            raise ValueError(f"lat0 must be within [-85, 85] for a local frame, got {self.lat0}")
+            raise ValueError(f"lat0 must be within [-85, 85]: local metric frames are not used near the poles "
+                             f"(got latitude {self.lat0})")
 
     @property
     def _kx(self) -> float:

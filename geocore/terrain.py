@@ -96,7 +96,7 @@ NATURAL_REGIONS: tuple[NaturalRegion, ...] = (
     _r("Atacama", "desert", [(-27.0, -18.0, -70.6, -68.7)], f"Atacama west of the high Andes; {_GEN}"),
     _r("Australian deserts", "desert", [(-30.0, -19.0, 122.0, 138.5)],
        f"Great Victoria, Gibson, Great Sandy and Simpson deserts; {_GEN}"),
-    _r("Mojave and Sonoran deserts", "desert", [(31.0, 36.5, -117.5, -113.5)],
+    _r("Mojave and Sonoran deserts", "desert", [(31.0, 36.5, -117.2, -113.5)],
        f"Death Valley, Mojave and Gran Desierto de Altar; {_GEN}"),
     _r("Karakum and Kyzylkum", "desert", [(37.5, 41.5, 56.0, 63.0), (40.0, 44.0, 61.0, 67.0)],
        f"Turkmen and Uzbek sand deserts; {_GEN}"),

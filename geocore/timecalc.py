@@ -25,6 +25,7 @@ __all__ = [
     "CityZone",
     "Place",
     "add_elapsed",
+    "at_place",
     "convert_between",
     "format_clock",
     "is_dst",
@@ -223,7 +224,10 @@ def resolve_place(place: str, name: str = "place") -> Place:
     if not isinstance(place, str) or not place.strip():
         raise ValueError(f"{name} must be an IANA zone, a UTC offset like 'UTC+2' or 'City, Country', got {place!r}")
     text = place.strip()
-    offset = parse_fixed_offset(text)
+    try:
+        offset = parse_fixed_offset(text)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
     if offset is not None:
         return Place(label=text, offset=offset)
     if "/" in text and "," not in text:
@@ -240,7 +244,8 @@ def resolve_place(place: str, name: str = "place") -> Place:
     return Place(label=text, zone=found.zone)
 
 
-def _aware(local: datetime, place: Place, name: str) -> datetime:
+def at_place(local: datetime, place: Place, name: str = "local") -> datetime:
+    """The aware datetime of the naive wall-clock ``local`` at ``place`` (gaps and folds raise ValueError)."""
     if not isinstance(local, datetime):
         raise ValueError(f"{name} must be a datetime, got {type(local).__name__}")
     if local.tzinfo is not None:
@@ -260,13 +265,13 @@ def add_elapsed(local: datetime, place: Place, hours: float = 0.0, minutes: floa
     total = timedelta(hours=hours, minutes=minutes)
     if abs(total) > timedelta(days=3660):
         raise ValueError(f"duration must be within ±10 years, got {total}")
-    start = _aware(local, place, "local")
+    start = at_place(local, place, "local")
     return (start.astimezone(UTC) + total).astimezone((to or place).tz)
 
 
 def convert_between(local: datetime, source: Place, target: Place) -> datetime:
     """The wall-clock time at ``target`` at the instant when it is ``local`` (naive) at ``source``."""
-    return _aware(local, source, "local").astimezone(target.tz)
+    return at_place(local, source, "local").astimezone(target.tz)
 
 
 # --- offsets over a period -------------------------------------------------------------------------------
@@ -274,11 +279,15 @@ def convert_between(local: datetime, source: Place, target: Place) -> datetime:
 _STEP = timedelta(hours=6)
 
 
-def transitions(zone: str, start: datetime, end: datetime) -> list[tuple[datetime, timedelta]]:
+def transitions(zone: str, start: datetime, end: datetime,
+                step: timedelta = _STEP) -> list[tuple[datetime, timedelta]]:
     """Offset changes of ``zone`` between two aware instants: (UTC instant, new offset), in order.
 
-    Found by sampling every 6 hours and bisecting to the second (zones never change twice within 6 hours).
+    Found by sampling every ``step`` (6 hours by default) and bisecting to the second; a zone must not change
+    twice within one step (tzdata has no such case since 1970 even for a step of a day).
     """
+    if step <= timedelta(0):
+        raise ValueError(f"step must be positive, got {step}")
     if start.tzinfo is None or end.tzinfo is None:
         raise ValueError("start and end must be aware datetimes")
     if end < start:
@@ -295,7 +304,7 @@ def transitions(zone: str, start: datetime, end: datetime) -> list[tuple[datetim
     current = off(t)
     stop = end.astimezone(UTC)
     while t < stop:
-        nxt = min(t + _STEP, stop)
+        nxt = min(t + step, stop)
         new = off(nxt)
         if new != current:
             lo, hi = t, nxt
@@ -314,13 +323,15 @@ def transitions(zone: str, start: datetime, end: datetime) -> list[tuple[datetim
     return out
 
 
-def offsets_in_year(zone: str, year: int) -> list[timedelta]:
-    """Every UTC offset ``zone`` uses at some moment of the local calendar ``year``, ascending."""
+@cache
+def offsets_in_year(zone: str, year: int) -> tuple[timedelta, ...]:
+    """Every UTC offset ``zone`` uses at some moment of the local calendar ``year``, ascending (daily scan,
+    see :func:`transitions`; cached)."""
     if isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 2100:
         raise ValueError(f"year must be an integer from 1900 to 2100, got {year!r}")
     start = localize(datetime(year, 1, 1), zone, nonexistent="shift_forward", ambiguous="earlier")
     end = localize(datetime(year + 1, 1, 1), zone, nonexistent="shift_forward", ambiguous="earlier")
     first = start.utcoffset()
     assert first is not None
-    found = {first} | {o for t, o in transitions(zone, start, end) if t < end}
-    return sorted(found)
+    found = {first} | {o for t, o in transitions(zone, start, end, step=timedelta(days=1)) if t < end}
+    return tuple(sorted(found))

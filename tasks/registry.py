@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from tasks.base import Task
 
-BUILTIN_FAMILIES: tuple[str, ...] = ("tasks.gpsbench",)
+BUILTIN_FAMILIES: tuple[str, ...] = ("tasks.gpsbench", "tasks.geotemp", "tasks.stbench", "tasks.gtr")
 ENTRY_POINT_GROUP = "geogap.tasks"
 
 _FACTORIES: dict[str, Callable[..., Task]] = {}

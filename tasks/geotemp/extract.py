@@ -10,10 +10,12 @@ What it reads:
   day``);
 - a time zone written beside the time (``10:34 AM CEST``, ``08:34 UTC``, ``10:34 (UTC+2)``).
 
-Which time is the answer: the time on the last ``FINAL ANSWER:`` line that holds one; otherwise the
+Which time is the answer: the time on the last ``FINAL ANSWER:`` line that holds one; else the first time
+after the last "the answer is" / "Answer:" that has one (to the end of its sentence); otherwise the
 concluding time of the text: the last time mentioned, skipping operands of arithmetic (``02:32 PM + 7 hours``),
-reference times (``from 07:47 PM``, ``since it is 3 PM``), UTC times when the question's zone is not UTC, and
-a time in parentheses right after another (``10:34 AM (08:34 UTC)``). Two different times offered as
+reference times (``from 07:47 PM``, ``since it is 3 PM``), UTC times when the question's zone is not UTC,
+times the reply explicitly places somewhere other than the asked place (``In New York, that's 4:34 AM``), and
+asides in parentheses after an earlier time (``10:34 AM (08:34 UTC)``). Two different times offered as
 alternatives (``either 3:00 PM or 4:00 PM``) make the answer ambiguous, which counts as no answer.
 
 The day is taken from the same sentence as the answer time (the nearest date there), else from the next
@@ -70,7 +72,7 @@ _CLOCK = (
     r"(?<![\d:.,+\-−±/])(?P<h>[0-2]?\d)\s?(?:(?::|：)\s?(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?|(?:\.|h)(?P<m2>[0-5]\d))"
     rf"(?![\d:]|\.\d)(?:\s*{_MERIDIEM})?"
 )
-_HOUR_MER = rf"(?<![\d:.,+\-−±/])(?P<h2>1[0-2]|0?[1-9])\s*(?P<mer2>[ap])\s?m\b"
+_HOUR_MER = r"(?<![\d:.,+\-−±/])(?P<h2>1[0-2]|0?[1-9])\s*(?P<mer2>[ap])\s?m\b"
 _MILITARY = r"(?<![\d:.,+\-−±/])(?P<mil>(?:[01]\d|2[0-3])[0-5]\d)\s*(?:hours|hrs|h)\b"
 _WORD = r"\b(?P<word>noon|midday|midnight)\b"
 TIME_RE = re.compile(f"{_CLOCK}|{_HOUR_MER}|{_MILITARY}|{_WORD}", re.IGNORECASE)
@@ -80,6 +82,13 @@ _ZONE_AFTER = re.compile(
 )
 _UTC_ZERO = re.compile(r"^(?:UTC|GMT)(?:\s*[+\-−±]\s*0{1,2}(?::?00)?)?$|^Z$")
 _DURATION_AFTER = re.compile(r"^\s*(?:hours?|hrs?|h\b|minutes?|mins?)", re.IGNORECASE)
+_DURATION_CONTEXT_AFTER = re.compile(
+    r"^\s*(?:hours?|hrs?|h)\b\s*(?:ahead|behind|later|earlier|difference|apart|from|of|to\b|and\b|forward|back)",
+    re.IGNORECASE,
+)
+_DURATION_CONTEXT_BEFORE = re.compile(
+    r"(?:difference|offset|ahead|behind|add|adding|added|plus|minus|subtract\w*|by|of|[+\-])\s*$", re.IGNORECASE
+)
 _OPERAND_AFTER = re.compile(
     r"^\s*(?:\(\s*[^()]{0,12}\)\s*)?(?:[+\-−]|plus\b|minus\b|\+)\s*\(?\s*\d", re.IGNORECASE
 )
@@ -95,8 +104,13 @@ _DAYPART_AFTER = re.compile(r"^\s*(?:in\s+the\s+(?P<pm>afternoon|evening)|in\s+t
                             r"(?P<night>at\s+night|tonight))\b", re.IGNORECASE)
 _NOON_AFTER = re.compile(r"^\s*(?P<w>noon|midday|midnight)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(*\[]?[A-Z0-9])|\n+")
-_ABBREV = re.compile(r"\b(St|Mt|Ft|Dr|Mr|Mrs|Ms|No|vs|approx|etc|e\.g|i\.e)\.", re.IGNORECASE)
+_ABBREV = re.compile(
+    r"\b(St|Mt|Ft|Dr|Mr|Mrs|Ms|No|vs|approx|etc|e\.g|i\.e|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.", re.I
+)
 _ALTERNATIVE_BETWEEN = re.compile(r"^\s*(?:,\s*)?(?:or|/)\s*(?:possibly\s+|maybe\s+|perhaps\s+)?$", re.I)
+
+
+Source = Literal["final_answer", "answer_marker", "text"]
 
 
 class TimeAnswer(BaseModel):
@@ -110,7 +124,7 @@ class TimeAnswer(BaseModel):
     weekday: int | None = None  # 0 = Monday
     day_shift: int | None = None  # relative day: -1 previous, 0 same, +1 next
     zone: str | None = None
-    source: Literal["final_answer", "text"] = "text"
+    source: Source = "text"
     snippet: str = ""
 
 
@@ -151,9 +165,9 @@ def _times(text: str) -> list[_Time]:
         if m.group("word"):
             word = m.group("word").lower()
             prev = text[max(0, m.start() - 16):m.start()]
-            if re.search(r"\b12(?::00)?\s*$", prev):
-                continue  # "12 noon" / "12:00 midnight": the number is the time, read below
-            if not _WORD_TIME_OK_BEFORE.search(before):
+            if re.search(r"\b12[:.]00\s*$", prev):
+                continue  # "12:00 midnight": the clock time before it is read with the word
+            if not re.search(r"\b12\s*$", prev) and not _WORD_TIME_OK_BEFORE.search(before):
                 continue  # "after midnight", "crosses midnight": a boundary, not an answer
             hour, minute = (0, 0) if word == "midnight" else (12, 0)
         elif m.group("mil"):
@@ -162,33 +176,32 @@ def _times(text: str) -> list[_Time]:
             h = int(m.group("h") if m.group("h") is not None else m.group("h2"))
             minute = int(m.group("m") or m.group("m2") or 0)
             mer = (m.group("mer") or m.group("mer2") or "").lower()
-            if m.group("h") is not None and _DURATION_AFTER.match(after):
-                continue  # "5:30 hours": a duration
+            if m.group("h") is not None and _DURATION_AFTER.match(after) and (
+                    _DURATION_CONTEXT_AFTER.match(after) or _DURATION_CONTEXT_BEFORE.search(before)):
+                continue  # "a difference of 5:30 hours", "add 2:30 hours": a duration
             if m.group("m2") and not mer and "." in m.group(0):
                 continue  # "10.34" without AM/PM is a decimal, not a time
             if h > 24 or (h == 24 and minute):
                 continue
-            if mer:
-                if h == 0 or h > 12:
-                    hour = h % 24
-                else:
-                    hour = h % 12 + (12 if mer == "p" else 0)
+            if mer:  # "13:52 PM" and "00:34 AM" keep their 24-hour reading
+                hour = h % 24 if h == 0 or h > 12 else h % 12 + (12 if mer == "p" else 0)
             else:
                 hour = h % 24
                 noon = _NOON_AFTER.match(after)
                 part = _DAYPART_AFTER.match(after)
                 if noon and h == 12:
                     hour = 0 if noon.group("w").lower() == "midnight" else 12
-                elif part and 1 <= h <= 11:
-                    hour = h if part.group("am") else h + 12
+                elif part and 1 <= h <= 11:  # "2 at night" is 02:00, "9 at night" 21:00
+                    late = part.group("pm") or (part.group("night") and h >= 6)
+                    hour = h + 12 if late else h
                 elif part and h == 12 and part.group("am"):
                     hour = 0
         tail = text[m.end():m.end() + 24]
         zm = _ZONE_AFTER.match(tail)
         zone = zm.group("zone") if zm else None
         is_utc = bool(zone and _UTC_ZERO.match(re.sub(r"\s+", "", zone)))
-        operand = bool(_OPERAND_AFTER.match(after)) and not re.match(r"^\s*-\s*\d{1,2}\s*(?:hours?|h)\b", after) \
-            if not zone else bool(_OPERAND_AFTER.match(text[m.end() + (zm.end() if zm else 0):][:40]))
+        rest = text[m.end() + (zm.end() if zm else 0):][:40]
+        operand = bool(_OPERAND_AFTER.match(rest))
         reference = bool(_REFERENCE_BEFORE.search(before))
         opened = before.rfind("(") > before.rfind(")")
         out.append(_Time(m.start(), m.end(), hour, minute, zone, is_utc, operand, reference, opened))
@@ -223,9 +236,8 @@ def _date_readings(m: re.Match[str]) -> tuple[tuple[int | None, int, int], ...]:
     readings: list[tuple[int | None, int, int]] = []
     if g["sep"] == "/" and 1 <= a <= 12 and 1 <= b <= 31:
         readings.append((year, a, b))  # month/day (US)
-    if 1 <= b <= 12 and 1 <= a <= 31 and (g["sep"] == "." or (year, a, b) not in readings or a == b):
-        if (year, b, a) not in readings:
-            readings.append((year, b, a))  # day/month
+    if 1 <= b <= 12 and 1 <= a <= 31 and (year, b, a) not in readings:
+        readings.append((year, b, a))  # day/month (always for "19.06.2023"; both readings for "06/07/2023")
     return tuple(readings)
 
 
@@ -263,30 +275,69 @@ def _day_info(text: str, span: tuple[int, int], time_span: tuple[int, int]) -> t
     return (found_dates or ()), weekday, shift  # type: ignore[return-value]
 
 
-def _pick(times: list[_Time], utc_target: bool) -> _Time | None:
+_PLACE = r"(?P<p>[A-Z][\w'’-]*(?:[ -](?:[A-Z][\w'’-]*|de|da|do|del|la|el|es|of|and|au|aux|sur))*)"
+_PLACE_AFTER = re.compile(rf"^[^.;\n]{{0,60}}?\b(?:in|at)\s+(?:the\s+city\s+of\s+)?{_PLACE}")
+_PLACE_BEFORE = re.compile(
+    rf"\b[Ii]n\s+{_PLACE}\s*,?\s*(?:it(?:'s|\s+is|\s+will\s+be|\s+would\s+be)|that(?:'s|\s+is|\s+would\s+be)|"
+    r"the\s+(?:local\s+)?time\s+(?:is|will\s+be|would\s+be))?\s*[:=]?\s*$"
+)
+_NOT_PLACES = frozenset([*MONTHS, *WEEKDAYS, "utc", "gmt", "the", "this", "that", "total", "summary", "conclusion",
+                         "addition", "order", "other", "short", "case", "step", "python", "local", "military"])
+
+
+def _fold(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", text.casefold()).split())
+
+
+def _place_of(text: str, t: _Time) -> str | None:
+    """The place a time is said to be in: ``10:34 AM in Paris``, ``In Paris, it's 10:34 AM``."""
+    after = _PLACE_AFTER.match(text[t.end:t.end + 90].split(" when ")[0].split(" which ")[0])
+    before = _PLACE_BEFORE.search(text[max(0, t.start - 90):t.start])
+    m = before or after
+    if not m:
+        return None
+    place = m.group("p")
+    return None if place.split()[0].casefold().rstrip(".") in _NOT_PLACES else place
+
+
+def _elsewhere(text: str, t: _Time, place: str | None) -> bool:
+    """True when the time is explicitly placed somewhere other than the asked ``place`` (City, Country)."""
+    if not place:
+        return False
+    said = _place_of(text, t)
+    if said is None:
+        return False
+    said_f = _fold(said)
+    names = [_fold(part) for part in place.split(",") if _fold(part)]
+    return not any(n in said_f or said_f in n for n in names)
+
+
+def _pick(times: list[_Time], utc_target: bool, text: str = "", place: str | None = None) -> _Time | None:
     """The concluding time among candidates (see the module docstring)."""
     pool = [t for t in times if not t.operand]
     pool = [t for t in pool if not t.reference] or pool
     if not utc_target:
         pool = [t for t in pool if not t.is_utc] or pool
+    if place:
+        pool = [t for t in pool if not _elsewhere(text, t, place)] or pool
     kept = []
     for t in pool:
-        prev = kept[-1] if kept else None
-        if prev is not None and t.in_parens and not prev.in_parens and t.start - prev.end < 40:
-            continue
+        if t.in_parens and any(not k.in_parens for k in kept):
+            continue  # an aside after the answer: "10:34 AM (08:34 UTC)", "(If you meant ..., 3 PM.)"
         kept.append(t)
     return kept[-1] if kept else None
 
 
-def _answer_from(text: str, times: list[_Time], chosen: _Time, source: Literal["final_answer", "text"],
-                 region: tuple[int, int] | None = None) -> TimeAnswer | None:
-    sentences = [region] if region is not None else _sentences(text)
-    idx = next((i for i, (s, e) in enumerate(sentences) if s <= chosen.start < e), len(sentences) - 1)
-    span = sentences[idx]
+def _answer_from(text: str, times: list[_Time], chosen: _Time, source: Source,
+                 region: tuple[int, int] | None = None) -> TimeAnswer:
+    """The answer with the day information of its sentence (``region`` for a marked answer), else of the
+    next sentence when that one holds no time of its own."""
+    sentences = _sentences(text)
+    span = region or next(((s, e) for s, e in sentences if s <= chosen.start < e), sentences[-1])
     dates, weekday, shift = _day_info(text, span, (chosen.start, chosen.end))
-    if not dates and weekday is None and shift is None and region is None and idx + 1 < len(sentences):
-        nxt = sentences[idx + 1]
-        if not any(nxt[0] <= t.start < nxt[1] for t in times):
+    if not dates and weekday is None and shift is None:
+        nxt = next(((s, e) for s, e in sentences if s >= span[1]), None)
+        if nxt is not None and not any(nxt[0] <= t.start < nxt[1] for t in times):
             dates, weekday, shift = _day_info(text, nxt, (chosen.start, chosen.end))
     return TimeAnswer(hour=chosen.hour, minute=chosen.minute, dates=dates, weekday=weekday, day_shift=shift,
                       zone=chosen.zone, source=source, snippet=text[span[0]:span[1]].strip()[:200])
@@ -319,28 +370,49 @@ def _final_segments(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def extract_time_answer(text: str, *, utc_target: bool = False) -> Extraction:
-    """The answer time of a reply, with its day information; ``utc_target`` says the asked place is on UTC
-    (then times marked UTC/GMT are not set aside)."""
+_ANSWER_MARK = re.compile(r"\banswer\s*(?:(?:is|would\s+be|will\s+be)\b\s*[:：]?|[:：])", re.IGNORECASE)
+
+
+def _answer_segments(text: str) -> list[tuple[int, int]]:
+    """Spans after each "answer is" / "Answer:" marker to the end of its sentence, last marker first."""
+    sentences = _sentences(text)
+    out = []
+    for m in reversed(list(_ANSWER_MARK.finditer(text))):
+        end = next((e for s, e in sentences if s <= m.start() < e), len(text))
+        out.append((m.end(), end))
+    return out
+
+
+def _first_in(times: list[_Time], utc_target: bool) -> _Time | None:
+    pool = [x for x in times if not x.operand] or times
+    if not utc_target:
+        pool = [x for x in pool if not x.is_utc] or pool
+    return pool[0] if pool else None
+
+
+def extract_time_answer(text: str, *, utc_target: bool = False, place: str | None = None) -> Extraction:
+    """The answer time of a reply, with its day information.
+
+    ``utc_target`` says the asked place is on UTC (then times marked UTC/GMT are not set aside); ``place``
+    (``City, Country``) is the asked place: a time the reply explicitly puts somewhere else ("In New York,
+    that's 4:34 AM") is set aside when another candidate remains.
+    """
     if not isinstance(text, str) or not text.strip():
         return Extraction(None, "empty reply")
     t = normalize(text)
     times = _times(t)
-    for start, end in _final_segments(t):
+    marked: list[tuple[int, int, Source]] = [(s, e, "final_answer") for s, e in _final_segments(t)]
+    marked += [(s, e, "answer_marker") for s, e in _answer_segments(t)]
+    for start, end, source in marked:
         inside = [x for x in times if start <= x.start < end]
-        chosen = None
-        if inside:
-            pool = [x for x in inside if not x.operand] or inside
-            if not utc_target:
-                pool = [x for x in pool if not x.is_utc] or pool
-            chosen = pool[0]
+        chosen = _first_in(inside, utc_target)
         if chosen is not None:
             if _alternatives(t, inside, chosen):
-                return Extraction(None, "the FINAL ANSWER line offers alternative times")
-            return Extraction(_answer_from(t, inside, chosen, "final_answer", (start, end)))
+                return Extraction(None, "the stated answer offers alternative times")
+            return Extraction(_answer_from(t, times, chosen, source, (start, end)))
     if not times:
         return Extraction(None, "no clock time in the reply")
-    chosen = _pick(times, utc_target)
+    chosen = _pick(times, utc_target, t, place)
     if chosen is None:
         return Extraction(None, "only arithmetic operands, no resulting time")
     if _alternatives(t, times, chosen):

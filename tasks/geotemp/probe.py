@@ -1,1 +1,115 @@
-x=1
+"""GeoTemp's time-zone probe (§6.4): ask a location's UTC offset, answered as ``City: UTC±X``.
+
+One item per location. Gold is every UTC offset the location's zone uses during the configured year (its
+standard and, where it has one, its daylight-saving offset), so either is accepted; the prompt names the
+year. ``meta["offset"]`` is the offset in force on 15 January of that year.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import datetime, timedelta
+
+from geocore.timecalc import offsets_in_year
+from geocore.timezones import format_utc_offset, get_zone
+from tasks.base import GeneratedTask, stable_seed
+from tasks.geotemp.locations import locations
+from tasks.geotemp.templates import PROBE_SYSTEM_PROMPT, probe_prompt
+from tasks.parsing import final_answer_segment
+from tasks.records import Message, Parsed, Sample, Score
+from tasks.registry import register_task
+
+DEFAULT_YEAR = 2023
+OFFSET_RE = re.compile(
+    r"\b(?:UTC|GMT)\s*(?:(?P<sign>[+\-−±])\s*(?P<h>\d{1,2})(?:(?::|h|\.)?(?P<m>\d{2})|(?P<frac>\.\d+))?)?(?![\d:])",
+    re.IGNORECASE,
+)
+
+
+def parse_offset_minutes(text: str) -> list[int]:
+    """Every UTC/GMT offset written in ``text``, in minutes east of UTC: ``UTC+5:30`` → 330, ``GMT-3`` → -180,
+    ``UTC+5.5`` → 330, ``UTC+0545`` → 345, bare ``UTC`` or ``GMT`` → 0."""
+    out = []
+    for m in OFFSET_RE.finditer(text.replace("−", "-")):
+        if m.group("sign") is None:
+            out.append(0)
+            continue
+        hours = int(m.group("h"))
+        minutes = int(m.group("m") or 0) if not m.group("frac") else round(float(m.group("frac")) * 60)
+        if hours > 14 or minutes >= 60:
+            continue
+        total = hours * 60 + minutes
+        out.append(-total if m.group("sign") == "-" else total)
+    return out
+
+
+@register_task("geotemp.tz_probe")
+class TimeZoneProbeTask(GeneratedTask):
+    """The UTC offset of a location's time zone (knowledge probe, no time arithmetic)."""
+
+    name = "geotemp.tz_probe"
+    family = "geotemp"
+    toolsets = ("timezone",)
+    default_size = len(locations())
+    paper_size = len(locations())
+
+    def __init__(self, size: int | None = None, year: int = DEFAULT_YEAR) -> None:
+        super().__init__(size=size)
+        if isinstance(year, bool) or not isinstance(year, int) or not 1970 <= year <= 2099:
+            raise ValueError(f"year must be an integer from 1970 to 2099, got {year!r}")
+        self.year = year
+
+    def generate(self, seed: int, size: int) -> list[Sample]:
+        locs = locations()
+        if not 1 <= size <= len(locs):
+            raise ValueError(f"size must be within [1, {len(locs)}] (one item per location), got {size}")
+        rng = random.Random(stable_seed(self.name, self.year, seed))
+        out = []
+        for i, index in enumerate(rng.sample(range(len(locs)), size)):
+            loc = locs[index]
+            offsets = offsets_in_year(loc.zone, self.year)
+            january = get_zone(loc.zone).utcoffset(datetime(self.year, 1, 15, 12)) or timedelta(0)
+            split = self.split_of(i, size)
+            out.append(Sample(
+                id=self.sample_id(split, i),
+                task=self.name,
+                split=split,
+                messages=(Message(role="system", content=PROBE_SYSTEM_PROMPT),
+                          Message(role="user", content=probe_prompt(loc.city, loc.country, self.year))),
+                target={"offsets": [format_utc_offset(o) for o in offsets],
+                        "offset_minutes": [int(o.total_seconds() // 60) for o in offsets], "zone": loc.zone},
+                payload={"location": loc.brief(), "year": self.year},
+                meta={"offset": format_utc_offset(january), "has_dst": len(offsets) > 1,
+                      "country": loc.country_code, "continent": loc.continent},
+            ))
+        return out
+
+    def parse(self, text: str, sample: Sample) -> Parsed:
+        """The offset on the FINAL ANSWER line; without one, the offset written after ``City:``, else the last
+        offset in the text."""
+        segment = final_answer_segment(text)
+        if segment is not None:
+            found = parse_offset_minutes(segment)
+            if found:
+                return Parsed.success(text, found[0])
+        city = re.escape(sample.payload["location"]["city"])
+        m = re.search(rf"{city}\s*[:：]\s*(?:\*\*)?\s*((?:UTC|GMT)[^\n,;]*)", text, re.IGNORECASE)
+        if m and parse_offset_minutes(m.group(1)):
+            return Parsed.success(text, parse_offset_minutes(m.group(1))[0])
+        signed = [x for x in OFFSET_RE.finditer(text.replace("−", "-")) if x.group("sign")]
+        if signed:
+            return Parsed.success(text, parse_offset_minutes(signed[-1].group(0))[0])
+        return Parsed.failure(text, "no UTC offset (UTC±X) in the reply")
+
+    def score(self, parsed: Parsed, sample: Sample) -> Score:
+        gold = [int(m) for m in sample.target["offset_minutes"]]
+        if not parsed.ok:
+            return Score(correct=False, value=0.0, parse_failed=True, error_unit="hours",
+                         explanation=parsed.reason or "parse failure")
+        said = int(parsed.value)
+        err = min(abs(said - g) for g in gold) / 60.0
+        ok = said in gold
+        return Score(correct=ok, value=1.0 if ok else 0.0, error=err, error_unit="hours",
+                     explanation=f"answer {format_utc_offset(timedelta(minutes=said))}, gold "
+                                 f"{' or '.join(sample.target['offsets'])}")

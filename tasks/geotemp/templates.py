@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Literal
 
 Style = Literal["neutral", "cot", "short"]
-STYLES: tuple[Style, ...] = ("neutral", "cot", "short")
+STYLES: tuple[Style, ...] = ("neutral", "short", "cot")
 STYLE_SUFFIX: dict[str, str] = {
     "neutral": "",
     "cot": " Think step by step.",

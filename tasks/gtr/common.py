@@ -11,10 +11,13 @@ from tasks.base import GeneratedTask, stable_seed
 from tasks.gtr.parsing import FreeParser, free_segments, parse_option
 from tasks.gtr.prompts import LETTERS, SYSTEM_PROMPT, user_prompt
 from tasks.gtr.scenes import TIERS, Tier, pick_network, tier_of
-from tasks.gtr.scoring import score_forecast, score_mcq
+from tasks.gtr.scoring import as_segments, score_forecast, score_mcq, st_iou
 from tasks.records import Message, Parsed, Sample, Score
 
 MAX_TRIES = 400
+MAX_DISTRACTOR_ST_IOU = 0.85
+"""A forecast distractor closer than this to the gold could be mistaken for it after rounding: dropped."""
+TRIES_PER_NETWORK = 8
 
 
 @dataclass
@@ -58,8 +61,9 @@ class GTRTask(GeneratedTask):
         want: Tier = TIERS[(index // 2) % len(TIERS)]
         rng = random.Random(stable_seed(self.name, seed, index))
         fallback: tuple[CameraNetwork, Item, Tier] | None = None
-        for _ in range(MAX_TRIES):
-            net = pick_network(rng, kind)
+        for attempt in range(MAX_TRIES):
+            if attempt % TRIES_PER_NETWORK == 0:
+                net = pick_network(rng, kind)
             item = self.build(rng, net)
             if item is None:
                 continue
@@ -132,3 +136,13 @@ def _free_forecast(segment: str, sample: Sample) -> dict[str, Any] | None:
         if len(hits) == 1:
             return {"choice": hits[0]}
     return {"choice": None, "segments": [[c, list(iv) if iv else None] for c, iv in segs]}
+
+
+def distinct_segments(gold: Option, pool: list[Option]) -> list[Option]:
+    """Forecast distractors with a new text and an ST-IoU against the gold of at most 0.85, first of each text."""
+    gold_segs = as_segments(gold.data)
+    out: dict[str, Option] = {}
+    for o in pool:
+        if o.text != gold.text and o.text not in out and st_iou(as_segments(o.data), gold_segs) <= MAX_DISTRACTOR_ST_IOU:
+            out[o.text] = o
+    return list(out.values())

@@ -21,9 +21,10 @@ _NUM = r"[-+]?\d+(?:\.\d+)?"
 SEGMENT_RE = re.compile(
     rf"\b([Cc]\d{{3}})\b[^\d\n]{{0,40}}?({_NUM})\s*(?:s\b|secs?\b|seconds\b)?\s*(?:-|–|—|to|,|and|until)\s*"
     rf"({_NUM})", re.IGNORECASE)
-_LETTER_RE = re.compile(
-    r"^(?i:(?:the\s+)?(?:correct\s+)?(?:option|choice|answer)(?:\s+is)?\s*)?[:(\[]?\s*([A-Z])\s*[)\]]?"
+_PREFIXED_LETTER_RE = re.compile(
+    r"^(?i:(?:the\s+)?(?:correct\s+)?(?:option|choice|answer)(?:\s+is)?)\s*[:(\[]?\s*([A-Za-z])\s*[)\]]?"
     r"(?=$|[\s.:,;)\]-])")
+_LETTER_RE = re.compile(r"^[(\[]?\s*([A-Z])\s*[)\]]?(?=$|[\s.:,;)\]-])")
 _ARROWS = re.compile(r"\s*(?:→|->|=>|⇒|—>|-->|>)\s*")
 
 FreeParser = Callable[[str, Sample], dict[str, Any] | None]
@@ -55,9 +56,9 @@ def match_choice(segment: str, choices: Sequence[str]) -> int | None:
     bare = segment.strip().strip(".)(][ ")
     if len(bare) == 1 and bare.upper() in LETTERS[:len(choices)]:
         return LETTERS.index(bare.upper())
-    m = _LETTER_RE.match(segment.strip())
-    if m and LETTERS.index(m.group(1)) < len(choices):
-        return LETTERS.index(m.group(1))
+    m = _PREFIXED_LETTER_RE.match(segment.strip()) or _LETTER_RE.match(segment.strip())
+    if m and LETTERS.index(m.group(1).upper()) < len(choices):
+        return LETTERS.index(m.group(1).upper())
     contained = [i for i, c in enumerate(norm) if c and c in seg]
     if contained:
         longest = max(len(norm[i]) for i in contained)

@@ -75,16 +75,6 @@ class Track:
     min_speed_mps: float
     max_speed_mps: float
 
-    @property
-    def cameras(self) -> list[str]:
-        return [p.camera for p in self.passes]
-
-    def at(self, camera: str) -> Pass:
-        return next(p for p in self.passes if p.camera == camera)
-
-    def index(self, camera: str) -> int:
-        return self.cameras.index(camera)
-
     def speed_range(self) -> tuple[float, float]:
         """A printed speed range holding every speed of the track, rounded outward with a 3 % margin."""
         step = SPEED_RANGE_STEP[self.network.kind]

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 from geocore.geodesy import geodesic_km
 from tasks.base import GeneratedTask, stable_seed
 from tasks.parsing import final_answer_segment
-from tasks.records import Message, Parsed, Sample, Score
+from tasks.records import SPLITS, Message, Parsed, Sample, Score, Split
 from tasks.registry import register_task
 from tasks.stbench.parsing import parse_anomaly, parse_option, parse_point, parse_yes_no
 from tasks.stbench.prompts import CHAT_SYSTEM, COMPLETION_SYSTEM, Fmt, Style
@@ -142,28 +142,36 @@ class STBenchTask(GeneratedTask):
         return self.make(random.Random(stable_seed(self.key, seed, index)), index)
 
     def generate(self, seed: int, size: int) -> list[Sample]:
-        out = []
+        return [self.sample_at(seed, i, size) for i in range(size)]
+
+    def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample]:
+        """As :meth:`GeneratedTask.samples`, but only the items asked for are drawn (items are independent)."""
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
+        wanted = [i for i in range(self.size) if self.split_of(i, self.size) == split]
+        return [self.sample_at(seed, i, self.size) for i in (wanted if limit is None else wanted[:limit])]
+
+    def sample_at(self, seed: int, index: int, size: int) -> Sample:
+        """Sample ``index`` of ``size`` for ``seed``, rendered in this task's style."""
         fmt = Fmt(self.style)
+        item = self.item(seed, index)
+        split = self.split_of(index, size)
+        payload = dict(item.payload)
+        if item.options is not None:
+            payload["options"] = [[n, label] for n, label in item.options]
+        if self.kind == "point":
+            payload["answer_order"] = "lonlat" if fmt.lonlat else "latlon"
         system = COMPLETION_SYSTEM if self.style == "completion" else CHAT_SYSTEM
-        for i in range(size):
-            item = self.item(seed, i)
-            split = self.split_of(i, size)
-            payload = dict(item.payload)
-            if item.options is not None:
-                payload["options"] = [[n, label] for n, label in item.options]
-            if self.kind == "point":
-                payload["answer_order"] = "lonlat" if fmt.lonlat else "latlon"
-            out.append(Sample(
-                id=self.sample_id(split, i),
-                task=self.name,
-                split=split,
-                messages=(Message(role="system", content=system), Message(role="user", content=self.render(item, fmt))),
-                target=item.target,
-                choices=tuple(label for _, label in item.options) if item.options else None,
-                payload=payload,
-                meta={**item.meta, "style": self.style},
-            ))
-        return out
+        return Sample(
+            id=self.sample_id(split, index),
+            task=self.name,
+            split=split,
+            messages=(Message(role="system", content=system), Message(role="user", content=self.render(item, fmt))),
+            target=item.target,
+            choices=tuple(label for _, label in item.options) if item.options else None,
+            payload=payload,
+            meta={**item.meta, "style": self.style},
+        )
 
     def parse(self, text: str, sample: Sample) -> Parsed:
         return parse_answer(self.kind, text, sample)

@@ -76,7 +76,10 @@ class _OptionParser:
             m = pat.match(body)
             if m and (best is None or m.end() > best[1]):
                 best = (n, m.end())
-        return best[0] if best else None
+        if best is None:
+            return None
+        clause = re.split(r"[.;\n](?!\d)", body[best[1]:], maxsplit=1)[0]
+        return None if self.mentioned(clause) - {best[0]} else best[0]  # "car or bike" names two
 
     def leading_number(self, chunk: str) -> int | None:
         m = _LEAD.match(chunk)

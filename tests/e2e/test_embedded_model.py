@@ -35,7 +35,8 @@ def test_server_starts_serves_and_stops() -> None:
 
 def test_compare_runs_both_conditions_on_the_embedded_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run_dir = tmp_path / "run"
-    rc = main(["--tasks", "gpsbench.distance", "--limit", "2", "--max-tokens", "160", "--output", str(run_dir)])
+    rc = main(["--tasks", "gpsbench.distance", "--limit", "2", "--max-tokens", "160", "--output", str(run_dir),
+               "--no-cache"])
     assert rc == 0
     out = capsys.readouterr().out
     assert "gpsbench.distance" in out and "intrinsic acc" in out and "gap tools" in out
@@ -53,4 +54,5 @@ def test_compare_runs_both_conditions_on_the_embedded_model(tmp_path: Path, caps
         traced = [e.tool_call_id for e in r.trace if e.kind == "tool_call"]
         assert made == traced  # every call the model made is in the trace, in order
     assert (run_dir / "results.json").exists() and (run_dir / "results.jsonl").exists()
+    assert (run_dir / "report.html").exists() and (run_dir / "results.csv").exists()
     assert (run_dir / "server.log").exists()

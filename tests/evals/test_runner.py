@@ -106,3 +106,25 @@ def test_resume_skips_completed_and_redoes_failed(tmp_path: Path) -> None:
     assert first == len(work) and errors == 1
     assert second == errors  # only failed samples are redone
     assert len(model.calls) == calls_after_first + errors
+
+
+def test_epochs_use_one_endpoint_each_with_accounting(tmp_path: Path) -> None:
+    from agents.model_call import ModelCaller
+    from evals.pricing import PriceTable
+    from evals.runner import Endpoint
+
+    spec, store, work = setup(tmp_path, limit=2)
+    spec = spec.model_copy(update={"epochs": 2, "model": "local/x"})
+    made: list[int] = []
+
+    def factory(epoch: int) -> Endpoint:
+        made.append(epoch)
+        return Endpoint(ScriptedChatModel(script=policy), ModelCaller())
+
+    written = asyncio.run(run_all("r1", spec, store, work, [get_condition("tools")], factory, prices=PriceTable()))
+    assert written == 4 and sorted(made) == [0, 1]
+    results = list(store.results())
+    assert sorted((r.sample_id, r.epoch) for r in results) == sorted((s.id, e) for s, _ in work for e in (0, 1))
+    for r in results:
+        assert r.model_calls == 2 and r.tool_calls == 1 and r.tool_errors == 0 and r.cost_usd == 0.0
+        assert r.input_tokens == sum(e.input_tokens for e in r.trace) > 0 and r.attempts == 1

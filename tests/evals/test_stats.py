@@ -27,3 +27,50 @@ def test_paired_bootstrap() -> None:
     assert paired_bootstrap_gap([1.0], [1.0]) == (0.0, 0.0, 0.0)
     with pytest.raises(ValueError):
         paired_bootstrap_gap([1.0], [])
+
+
+def _wilson_by_quadratic(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Independent route: the interval is the set of p with (k/n − p)² ≤ z² p (1 − p) / n, a quadratic in p."""
+    import numpy as np
+
+    ph = k / n
+    roots = np.roots([1 + z * z / n, -(2 * ph + z * z / n), ph * ph])
+    return float(min(roots.real)), float(max(roots.real))
+
+
+@pytest.mark.parametrize(("k", "n"), [(1, 10), (5, 10), (81, 263), (3, 1000), (999, 1000)])
+def test_wilson_matches_the_quadratic_solution(k: int, n: int) -> None:
+    assert wilson(k, n) == pytest.approx(_wilson_by_quadratic(k, n), abs=1e-9)
+
+
+def test_wilson_textbook_values() -> None:
+    assert wilson(1, 10) == pytest.approx((0.0179, 0.4042), abs=1e-4)
+    assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+
+
+def test_mcnemar_exact_known_values() -> None:
+    assert mcnemar_exact(2, 8) == pytest.approx(0.109375)  # 2·(1 + 10 + 45)/1024
+    assert mcnemar_exact(8, 2) == mcnemar_exact(2, 8)  # symmetric
+    assert mcnemar_exact(10, 30) == pytest.approx(0.0022214, abs=1e-6)
+    assert mcnemar_exact(5, 5) == 1.0
+
+
+def test_bootstrap_on_fixed_data() -> None:
+    a = [0.0] * 400
+    b = [1.0] * 120 + [0.0] * 280  # gap 0.3, sd of the mean sqrt(0.3·0.7/400) = 0.0229
+    mean, lo, hi = paired_bootstrap_gap(a, b, iterations=20000)
+    assert mean == pytest.approx(0.3)
+    assert lo == pytest.approx(0.3 - 1.96 * 0.0229, abs=0.006) and hi == pytest.approx(0.3 + 1.96 * 0.0229, abs=0.006)
+    assert paired_bootstrap_gap(a, b, seed=3) == paired_bootstrap_gap(a, b, seed=3)  # reproducible
+    assert paired_bootstrap_gap([0.0] * 50, [1.0] * 50) == (1.0, 1.0, 1.0)  # no spread, no width
+    # pairing matters: equal marginals but a consistent per-item shift gives a tight interval around it
+    x = [i / 100 for i in range(100)]
+    assert paired_bootstrap_gap(x, [v + 0.1 for v in x])[1:] == pytest.approx((0.1, 0.1))
+
+
+def test_error_summary() -> None:
+    from evals.stats import error_summary
+
+    assert error_summary([]) is None
+    s = error_summary([1.0, -2.0, 3.0, 4.0, 100.0])
+    assert s == {"n": 5, "mean": 22.0, "median": 3.0, "p90": pytest.approx(61.6), "max": 100.0}

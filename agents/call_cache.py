@@ -1,0 +1,133 @@
+"""The model-call cache: one SQLite database (WAL) under ``$GEOGAP_CACHE_DIR`` or ``~/.cache/geogap``.
+
+The key is the SHA-256 of a canonical JSON document holding
+
+- ``format``: the key format version (bump it when the key changes);
+- ``model``: the identity of the model the caller was given, i.e. the ``provider/name`` string, the
+  endpoint for providers reached by URL (not for ``local/``, whose port changes every run) and the
+  generation settings sent with every call (temperature, max_tokens, seed, ...);
+- ``messages``: every message sent, with role, text, tool calls (name, arguments, id), tool-call ids, tool
+  names and statuses;
+- ``tools``: the JSON schema of every tool offered (name, description, parameters), so editing a tool's
+  docstring or arguments misses the cache.
+
+API keys are never part of the key or of the stored value. The value is the reply message (text, tool calls,
+usage) as LangChain's message dict, so a hit returns an identical message without any network call. Only
+successful replies are stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, messages_from_dict, messages_to_dict
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+
+from agents.messages import to_dict
+from agents.secrets import redact
+
+KEY_FORMAT = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS calls (
+  key TEXT PRIMARY KEY, model TEXT NOT NULL, reply TEXT NOT NULL, created REAL NOT NULL,
+  last_used REAL NOT NULL, hits INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS calls_last_used ON calls (last_used);
+"""
+
+
+def cache_root() -> Path:
+    """``$GEOGAP_CACHE_DIR`` or ``~/.cache/geogap``."""
+    return Path(os.environ.get("GEOGAP_CACHE_DIR") or Path.home() / ".cache" / "geogap")
+
+
+def default_cache_path() -> Path:
+    return cache_root() / "model_calls.sqlite"
+
+
+_SCHEMAS: dict[int, tuple[BaseTool, dict[str, Any]]] = {}
+
+
+def tool_schemas(tools: Sequence[BaseTool]) -> list[dict[str, Any]]:
+    """The OpenAI JSON schema of each tool (memoised per tool object; the object is kept alive with it)."""
+    out = []
+    for t in tools:
+        hit = _SCHEMAS.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = _SCHEMAS[id(t)] = (t, convert_to_openai_tool(t))
+        out.append(hit[1])
+    return out
+
+
+def cache_key(model: Mapping[str, Any], messages: Sequence[BaseMessage], tools: Sequence[BaseTool] = ()) -> str:
+    """The cache key of one call (see the module docstring for what it covers)."""
+    doc = {"format": KEY_FORMAT, "model": dict(model), "messages": [to_dict(m) for m in messages],
+           "tools": tool_schemas(tools)}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class CacheSummary:
+    model: str
+    entries: int
+    hits: int
+    bytes: int
+    last_used: float
+
+
+class CallCache:
+    """Read and write cached model replies."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = Path(path) if path else default_cache_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def get(self, key: str) -> AIMessage | None:
+        row = self.db.execute("SELECT reply FROM calls WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        with self.db:
+            self.db.execute("UPDATE calls SET last_used = ?, hits = hits + 1 WHERE key = ?", (time.time(), key))
+        message = messages_from_dict(json.loads(row[0]))[0]
+        return message if isinstance(message, AIMessage) else None
+
+    def put(self, key: str, model: str, reply: AIMessage) -> None:
+        now = time.time()
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO calls VALUES (?, ?, ?, ?, ?, 0)",
+                            (key, model, redact(json.dumps(messages_to_dict([reply]))), now, now))
+
+    def summary(self) -> list[CacheSummary]:
+        rows = self.db.execute("SELECT model, COUNT(*), SUM(hits), SUM(LENGTH(reply)), MAX(last_used) FROM calls "
+                               "GROUP BY model ORDER BY model")
+        return [CacheSummary(m, n, int(h or 0), int(b or 0), float(t or 0)) for m, n, h, b, t in rows]
+
+    def clear(self, model: str | None = None) -> int:
+        """Delete every entry (or those of one model); returns how many were deleted."""
+        with self.db:
+            cur = (self.db.execute("DELETE FROM calls WHERE model = ?", (model,)) if model
+                   else self.db.execute("DELETE FROM calls"))
+        self.db.execute("VACUUM")
+        return cur.rowcount
+
+    def prune(self, older_than_days: float) -> int:
+        """Delete entries not used for ``older_than_days`` days; returns how many were deleted."""
+        with self.db:
+            cur = self.db.execute("DELETE FROM calls WHERE last_used < ?", (time.time() - older_than_days * 86400,))
+        self.db.execute("VACUUM")
+        return cur.rowcount

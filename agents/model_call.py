@@ -1,0 +1,200 @@
+"""One model call with our own retries and cache, used by both conditions' agents.
+
+Retries: rate limits (HTTP 429), server errors (5xx, 408), timeouts, dropped connections and unreadable
+(truncated) response bodies are retried with exponential backoff and full jitter; a ``Retry-After`` /
+``retry-after-ms`` header is honoured (capped). Other errors (400, 401, 404, a model that raises) fail at
+once. LangChain's own ``max_retries`` should be 0 so every attempt is ours and visible: the trace event of a
+call carries ``retries`` and ``retry_errors``.
+
+Cache: with a :class:`~agents.call_cache.CallCache`, a call whose key is stored returns the stored reply
+without any network call and its trace event says ``cache_hit=True``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import random
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool
+from pydantic import BaseModel, ConfigDict, Field
+
+from agents.call_cache import CallCache, cache_key
+from agents.secrets import redact
+from agents.trace import TraceEvent
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class RetryPolicy(BaseModel):
+    """How often and how patiently a failed call is retried."""
+
+    model_config = ConfigDict(frozen=True)
+
+    max_attempts: int = Field(default=6, ge=1, description="Attempts per call, the first included")
+    base_delay_s: float = Field(default=1.0, ge=0, description="Backoff before retry n is up to base·2^(n-1)")
+    max_delay_s: float = Field(default=60.0, ge=0, description="Cap of one backoff")
+    max_retry_after_s: float = Field(default=120.0, ge=0, description="Cap of an honoured Retry-After")
+
+    def backoff(self, retry: int, rng: random.Random) -> float:
+        """Full jitter: uniform in [0, min(cap, base·2^(retry-1))]."""
+        return rng.uniform(0.0, min(self.max_delay_s, self.base_delay_s * 2 ** (retry - 1)))
+
+
+NO_RETRY = RetryPolicy(max_attempts=1)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """What a failed attempt was: whether to retry, a short label, and any server-requested delay."""
+
+    retryable: bool
+    label: str
+    retry_after_s: float | None = None
+
+
+def _mro_names(exc: BaseException) -> set[str]:
+    return {c.__name__ for c in type(exc).__mro__}
+
+
+def _status(exc: BaseException) -> int | None:
+    for value in (getattr(exc, "status_code", None), getattr(getattr(exc, "response", None), "status_code", None),
+                  getattr(exc, "code", None)):
+        if isinstance(value, int) and 100 <= value < 600:
+            return value
+    return None
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """Seconds the server asked us to wait (``retry-after-ms`` or ``Retry-After`` in seconds or as a date)."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    if not headers:
+        return None
+    try:
+        if (ms := headers.get("retry-after-ms")) is not None:
+            return max(0.0, float(ms) / 1000)
+        value = headers.get("retry-after")
+        if value is None:
+            return None
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            when = email.utils.parsedate_to_datetime(value)
+            return max(0.0, when.timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+def classify(exc: BaseException) -> Failure:
+    """Decide whether a failed call is worth retrying (works across the OpenAI, Anthropic and Google SDKs)."""
+    names = _mro_names(exc)
+    status = _status(exc)
+    if isinstance(exc, TimeoutError) or any("Timeout" in n for n in names):
+        return Failure(True, "timeout")
+    if isinstance(exc, json.JSONDecodeError):  # a body cut short (some SDKs attach the 200 response to it)
+        return Failure(True, "bad_response")
+    if status == 429 or "RateLimitError" in names:
+        return Failure(True, "rate_limit", retry_after(exc))
+    if status is not None and (status >= 500 or status == 408):
+        return Failure(True, f"server_error_{status}", retry_after(exc))
+    if status is not None and status >= 400:
+        return Failure(False, f"http_{status}")
+    if names & {"APIConnectionError", "ConnectError", "ReadError", "RemoteProtocolError", "TransportError"} or \
+            isinstance(exc, ConnectionError):
+        return Failure(True, "connection")
+    return Failure(False, type(exc).__name__)
+
+
+def describe(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}".strip()
+    return redact(text[:500])
+
+
+class ModelCallError(Exception):
+    """A model call that failed for good; ``event`` is its trace event (status ``error``, with retries)."""
+
+    def __init__(self, cause: BaseException, event: TraceEvent) -> None:
+        super().__init__(event.error)
+        self.cause = cause
+        self.event = event
+
+
+class AgentError(Exception):
+    """An agent run that failed; ``trace`` holds the events recorded before (and of) the failure."""
+
+    def __init__(self, message: str, trace: list[TraceEvent]) -> None:
+        super().__init__(message)
+        self.trace = trace
+
+
+@dataclass
+class CallOutcome:
+    reply: AIMessage
+    start: float
+    latency_s: float
+    retries: int = 0
+    retry_errors: list[str] = field(default_factory=list)
+    cache_hit: bool = False
+
+
+class ModelCaller:
+    """Calls a chat model (or a tool-bound runnable) with retries and an optional cache.
+
+    ``identity`` names the model for the cache key (provider/name, endpoint, generation settings); calls are
+    cached only when both ``cache`` and ``identity`` are given.
+    """
+
+    def __init__(self, retry: RetryPolicy | None = None, cache: CallCache | None = None,
+                 identity: Mapping[str, Any] | None = None, sleep: Sleep | None = None,
+                 rng: random.Random | None = None) -> None:
+        self.retry = retry or RetryPolicy()
+        self.cache = cache if identity is not None else None
+        self.identity = dict(identity or {})
+        self.sleep = sleep or asyncio.sleep
+        self.rng = rng or random.Random()
+
+    async def call(self, runnable: Runnable[Any, Any], messages: Sequence[BaseMessage],
+                   tools: Sequence[BaseTool] = ()) -> CallOutcome:
+        key = cache_key(self.identity, messages, tools) if self.cache is not None else None
+        start = time.time()
+        if key is not None and self.cache is not None and (hit := self.cache.get(key)) is not None:
+            return CallOutcome(hit, start, time.time() - start, cache_hit=True)
+        errors: list[str] = []
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                reply = await runnable.ainvoke(list(messages))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - classified below
+                failure = classify(exc)
+                errors.append(f"{failure.label}: {describe(exc)}")
+                if not failure.retryable or attempt >= self.retry.max_attempts:
+                    detail = describe(exc) if failure.label == type(exc).__name__ else f"{failure.label}: {describe(exc)}"
+                    if attempt > 1:
+                        detail += f" (after {attempt} attempts)"
+                    event = TraceEvent(kind="model_call", start=start, latency_s=time.time() - start,
+                                       retries=attempt - 1, retry_errors=errors[:-1], status="error", error=detail)
+                    raise ModelCallError(exc, event) from exc
+                delay = self.retry.backoff(attempt, self.rng)
+                if failure.retry_after_s is not None:
+                    wait = min(failure.retry_after_s, self.retry.max_retry_after_s)
+                    delay = wait + self.rng.uniform(0.0, 0.1 * wait)
+                await self.sleep(delay)
+                continue
+            if not isinstance(reply, AIMessage):
+                raise TypeError(f"the model returned {type(reply).__name__}, not an AIMessage")
+            if key is not None and self.cache is not None:
+                self.cache.put(key, str(self.identity.get("model", "")), reply)
+            return CallOutcome(reply, start, time.time() - start, retries=attempt - 1, retry_errors=errors)
+
+
+DEFAULT_CALLER = ModelCaller()

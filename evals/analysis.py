@@ -1,0 +1,223 @@
+"""Aggregate stored results: per task and condition, paired gaps, tool use, breakdowns, run-vs-run comparisons.
+
+Pairing is always on the same (sample id, epoch): a gap is computed only over items both sides answered
+(failed samples count as wrong, ``not_applicable`` ones are left out on both sides).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from evals.records import SampleResult
+from evals.stats import error_summary, mcnemar_exact, paired_bootstrap_gap, wilson
+
+BASELINE_CONDITION = "intrinsic"
+# Breakdown dimension -> the sample meta keys that carry it, first present wins ("family" comes from the task).
+DIMENSIONS: dict[str, tuple[str, ...]] = {
+    "family": (),
+    "track": ("track",),
+    "difficulty": ("difficulty", "tier"),
+    "region": ("continent", "continent_l1", "region"),
+    "noise": ("noise_m", "noise_sigma_m", "noise"),
+    "style": ("style", "instruction_style"),
+}
+ALL_TASKS = "all"
+
+
+class ConditionSummary(BaseModel):
+    """One task (or group) under one condition."""
+
+    n: int = Field(description="Applicable results: answered or failed (failed ones count as wrong)")
+    correct: int
+    accuracy: float
+    ci: tuple[float, float] = Field(description="Wilson 95 % interval of the accuracy")
+    mean_score: float = Field(description="Mean Score.value (accuracy, ST-IoU, ...)")
+    parse_failures: int
+    parse_failure_rate: float = 0.0
+    errors: int = Field(description="Samples that failed (provider error after retries, timeout, ...)")
+    not_applicable: int = 0
+    mean_error: float | None = None
+    error_unit: str | None = None
+    error_summary: dict[str, float] | None = Field(default=None, description="Continuous error: n, mean, median, p90, max")
+    tool_calls_per_sample: float = 0.0
+    samples_with_tool_calls: int = 0
+    tool_error_rate: float | None = Field(default=None, description="Tool calls that returned an error / tool calls")
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    cost_usd: float | None = None
+    mean_latency_s: float = 0.0
+    retries: int = 0
+    cache_hits: int = 0
+    stop_reasons: dict[str, int] = Field(default_factory=dict)
+
+
+class TaskComparison(BaseModel):
+    task: str
+    family: str = ""
+    conditions: dict[str, ConditionSummary]
+    gap: dict[str, Any] | None = Field(default=None, description="Per other condition: the paired gap vs intrinsic")
+    breakdowns: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
+
+
+def family_of(task: str) -> str:
+    return task.split(".", 1)[0]
+
+
+def _correct(r: SampleResult) -> float:
+    return float(bool(r.score and r.score.correct))
+
+
+def _value(r: SampleResult) -> float:
+    return float(r.score.value) if r.score else 0.0
+
+
+def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
+    """Summary of one condition's results (``not_applicable`` ones counted apart)."""
+    na = sum(1 for r in results if r.status == "not_applicable")
+    rs = [r for r in results if r.status != "not_applicable"]
+    n = len(rs)
+    correct = sum(1 for r in rs if r.score and r.score.correct)
+    errors = [r.score.error for r in rs if r.score and r.score.error is not None]
+    unit = next((r.score.error_unit for r in rs if r.score and r.score.error_unit), None)
+    parse_failures = sum(1 for r in rs if r.score and r.score.parse_failed)
+    tool_calls = sum(r.tool_calls for r in rs)
+    costs = [r.cost_usd for r in rs]
+    summary = error_summary(errors)
+    return ConditionSummary(
+        n=n, correct=correct, accuracy=correct / n if n else 0.0, ci=wilson(correct, n),
+        mean_score=sum(_value(r) for r in rs) / n if n else 0.0,
+        parse_failures=parse_failures, parse_failure_rate=parse_failures / n if n else 0.0,
+        errors=sum(1 for r in rs if r.status == "error"), not_applicable=na,
+        mean_error=summary["mean"] if summary else None, error_unit=unit, error_summary=summary,
+        tool_calls_per_sample=tool_calls / n if n else 0.0,
+        samples_with_tool_calls=sum(1 for r in rs if r.tool_calls),
+        tool_error_rate=sum(r.tool_errors for r in rs) / tool_calls if tool_calls else None,
+        input_tokens=sum(r.input_tokens for r in rs), output_tokens=sum(r.output_tokens for r in rs),
+        cached_tokens=sum(r.cached_tokens for r in rs),
+        cost_usd=None if not costs or any(c is None for c in costs) else sum(c for c in costs if c is not None),
+        mean_latency_s=sum(r.latency_s for r in rs) / n if n else 0.0,
+        retries=sum(r.retries for r in rs), cache_hits=sum(r.cache_hits for r in rs),
+        stop_reasons=dict(Counter(r.stop_reason or r.status for r in rs)),
+    )
+
+
+def paired_gap(base: dict[str, SampleResult], other: dict[str, SampleResult], *, bootstrap: bool = True) -> dict[str, Any]:
+    """``other`` − ``base`` on the keys both answered: accuracy gap with a paired bootstrap interval, exact
+    McNemar p, items turned right→wrong and wrong→right, and the mean-score gap with its interval."""
+    ids = sorted(k for k in base.keys() & other.keys()
+                 if base[k].status != "not_applicable" and other[k].status != "not_applicable")
+    a = [_correct(base[i]) for i in ids]
+    b = [_correct(other[i]) for i in ids]
+    gained = sum(1 for x, y in zip(a, b, strict=True) if y > x)
+    lost = sum(1 for x, y in zip(a, b, strict=True) if x > y)
+    if bootstrap:
+        mean, lo, hi = paired_bootstrap_gap(a, b)
+        va, vb = [_value(base[i]) for i in ids], [_value(other[i]) for i in ids]
+        smean, slo, shi = paired_bootstrap_gap(va, vb, seed=1)
+    else:
+        mean, lo, hi = (sum(b) - sum(a)) / len(ids) if ids else 0.0, float("nan"), float("nan")
+        smean, slo, shi = mean, lo, hi
+    return {"n_paired": len(ids), "gap": mean, "ci": [lo, hi], "gained": gained, "lost": lost,
+            "wrong_to_right": gained, "right_to_wrong": lost, "mcnemar_p": mcnemar_exact(lost, gained),
+            "score_gap": smean, "score_ci": [slo, shi]}
+
+
+def _index(results: Iterable[SampleResult]) -> dict[str, dict[str, SampleResult]]:
+    out: dict[str, dict[str, SampleResult]] = defaultdict(dict)
+    for r in results:
+        out[r.condition][f"{r.sample_id}#{r.epoch}"] = r
+    return out
+
+
+def _gaps(conds: dict[str, dict[str, SampleResult]], conditions: Sequence[str], baseline: str,
+          bootstrap: bool = True) -> dict[str, Any] | None:
+    others = [c for c in conditions if c != baseline and c in conds]
+    if baseline not in conds or not others:
+        return None
+    return {c: paired_gap(conds[baseline], conds[c], bootstrap=bootstrap) for c in others}
+
+
+def dimension_value(r: SampleResult, dimension: str) -> str | None:
+    if dimension == "family":
+        return family_of(r.task)
+    for key in DIMENSIONS.get(dimension, (dimension,)):
+        if r.meta.get(key) is not None:
+            return str(r.meta[key])
+    return None
+
+
+def breakdowns(results: Sequence[SampleResult], conditions: Sequence[str], baseline: str = BASELINE_CONDITION,
+               dimensions: Iterable[str] = DIMENSIONS) -> dict[str, list[dict[str, Any]]]:
+    """Per dimension with at least two values: per value, each condition's accuracy and the paired gaps."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for dim in dimensions:
+        groups: dict[str, list[SampleResult]] = defaultdict(list)
+        for r in results:
+            value = dimension_value(r, dim)
+            if value is not None:
+                groups[value].append(r)
+        if len(groups) < 2:
+            continue
+        rows = []
+        for value in sorted(groups):
+            conds = _index(groups[value])
+            summaries = {c: summarise(list(conds[c].values())) for c in conditions if c in conds}
+            rows.append({
+                "value": value,
+                "conditions": {c: {"n": s.n, "correct": s.correct, "accuracy": s.accuracy, "ci": list(s.ci)}
+                               for c, s in summaries.items()},
+                "gap": _gaps(conds, conditions, baseline),
+            })
+        out[dim] = rows
+    return out
+
+
+def compare(results: list[SampleResult], conditions: list[str], baseline: str = BASELINE_CONDITION, *,
+            with_breakdowns: bool = False) -> list[TaskComparison]:
+    """Per task: a summary per condition and, for each other condition, the paired gap against ``baseline``."""
+    by_task: dict[str, list[SampleResult]] = defaultdict(list)
+    for r in results:
+        by_task[r.task].append(r)
+    out = []
+    for task in sorted(by_task):
+        conds = _index(by_task[task])
+        summary = {c: summarise(list(conds[c].values())) for c in conditions if c in conds}
+        out.append(TaskComparison(
+            task=task, family=family_of(task), conditions=summary, gap=_gaps(conds, conditions, baseline),
+            breakdowns=breakdowns(by_task[task], conditions, baseline,
+                                  [d for d in DIMENSIONS if d != "family"]) if with_breakdowns else {},
+        ))
+    return out
+
+
+def overall(results: list[SampleResult], conditions: list[str], baseline: str = BASELINE_CONDITION) -> TaskComparison:
+    """All tasks pooled (items weighted equally), with the paired gap over every paired item."""
+    conds = _index(results)
+    return TaskComparison(task=ALL_TASKS, family="", conditions={c: summarise(list(conds[c].values()))
+                                                                 for c in conditions if c in conds},
+                          gap=_gaps(conds, conditions, baseline))
+
+
+def compare_runs(current: list[SampleResult], baseline: list[SampleResult]) -> list[dict[str, Any]]:
+    """Sample by sample against another run (e.g. another model): per task and condition present in both,
+    current − baseline on the shared (sample id, epoch) items."""
+    cur: dict[tuple[str, str], dict[str, SampleResult]] = defaultdict(dict)
+    base: dict[tuple[str, str], dict[str, SampleResult]] = defaultdict(dict)
+    for r in current:
+        cur[(r.task, r.condition)][f"{r.sample_id}#{r.epoch}"] = r
+    for r in baseline:
+        base[(r.task, r.condition)][f"{r.sample_id}#{r.epoch}"] = r
+    rows = []
+    for key in sorted(cur.keys() & base.keys()):
+        gap = paired_gap(base[key], cur[key])
+        shared = [k for k in cur[key].keys() & base[key].keys()
+                  if cur[key][k].status != "not_applicable" and base[key][k].status != "not_applicable"]
+        rows.append({"task": key[0], "condition": key[1], **gap,
+                     "accuracy": sum(_correct(cur[key][k]) for k in shared) / len(shared) if shared else 0.0,
+                     "baseline_accuracy": sum(_correct(base[key][k]) for k in shared) / len(shared) if shared else 0.0})
+    return rows

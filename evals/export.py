@@ -1,0 +1,118 @@
+"""Export a run's results: JSONL (full records with traces), CSV and Parquet (one flat row per result).
+
+``python -m evals.export RUN_DIR --format jsonl,csv,parquet``. Parquet needs pyarrow (the ``parquet`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from agents.secrets import redact
+from evals.records import SampleResult
+from evals.store import RunStore
+
+FORMATS = ("jsonl", "csv", "parquet")
+COLUMNS = ["run_id", "sample_id", "task", "condition", "epoch", "model", "status", "correct", "score_value",
+           "parse_failed", "error_value", "error_unit", "parsed_ok", "parsed_value", "final_text", "input_tokens",
+           "output_tokens", "cached_tokens", "latency_s", "cost_usd", "model_calls", "tool_calls", "tool_errors",
+           "retries", "cache_hits", "stop_reason", "error", "attempts", "meta"]
+
+
+class ExportError(RuntimeError):
+    """An export that cannot be made (unknown format, pyarrow missing)."""
+
+
+def flat_row(r: SampleResult) -> dict[str, Any]:
+    """One result as a flat row (parsed value and meta as JSON text)."""
+    s, p = r.score, r.parsed
+    return {
+        "run_id": r.run_id, "sample_id": r.sample_id, "task": r.task, "condition": r.condition, "epoch": r.epoch,
+        "model": r.model, "status": r.status, "correct": None if s is None else s.correct,
+        "score_value": None if s is None else s.value, "parse_failed": None if s is None else s.parse_failed,
+        "error_value": None if s is None else s.error, "error_unit": None if s is None else s.error_unit,
+        "parsed_ok": None if p is None else p.ok,
+        "parsed_value": None if p is None else json.dumps(p.value, default=str),
+        "final_text": r.final_text, "input_tokens": r.input_tokens, "output_tokens": r.output_tokens,
+        "cached_tokens": r.cached_tokens, "latency_s": r.latency_s, "cost_usd": r.cost_usd,
+        "model_calls": r.model_calls, "tool_calls": r.tool_calls, "tool_errors": r.tool_errors, "retries": r.retries,
+        "cache_hits": r.cache_hits, "stop_reason": r.stop_reason, "error": r.error, "attempts": r.attempts,
+        "meta": json.dumps(r.meta, default=str, sort_keys=True),
+    }
+
+
+def _redacted(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: redact(v) if isinstance(v, str) else v for k, v in row.items()}
+
+
+def write_jsonl(results: Iterable[SampleResult], path: Path) -> Path:
+    with open(path, "w") as f:
+        for r in results:
+            f.write(redact(r.model_dump_json()) + "\n")
+    return path
+
+
+def write_csv(results: Iterable[SampleResult], path: Path) -> Path:
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w.writeheader()
+        for r in results:
+            w.writerow(_redacted(flat_row(r)))
+    return path
+
+
+def write_parquet(results: Iterable[SampleResult], path: Path) -> Path:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ExportError("Parquet export needs pyarrow: pip install 'geogap[parquet]' (or pip install pyarrow)") from None
+    rows = [_redacted(flat_row(r)) for r in results]
+    table = pa.Table.from_pylist(rows) if rows else pa.table({c: pa.array([], pa.string()) for c in COLUMNS})
+    pq.write_table(table, path)
+    return path
+
+
+WRITERS = {"jsonl": write_jsonl, "csv": write_csv, "parquet": write_parquet}
+
+
+def parse_formats(text: str) -> list[str]:
+    formats = [f.strip().lower() for f in text.split(",") if f.strip()]
+    bad = [f for f in formats if f not in FORMATS]
+    if bad:
+        raise ExportError(f"unknown export format {bad[0]!r}; valid formats: {', '.join(FORMATS)}")
+    return formats
+
+
+def export(store: RunStore, formats: Iterable[str], out_dir: Path | None = None) -> list[Path]:
+    """Write ``results.<format>`` for each format into ``out_dir`` (default: the run directory)."""
+    out_dir = Path(out_dir or store.run_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results = list(store.results())
+    return [WRITERS[f](results, out_dir / f"results.{f}") for f in formats]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m evals.export", description=__doc__.split("\n\n")[0])
+    p.add_argument("run_dir", type=Path)
+    p.add_argument("--format", default="jsonl,csv", help=f"comma-separated: {', '.join(FORMATS)}")
+    p.add_argument("--output", type=Path, default=None, help="directory for the files (default: the run directory)")
+    args = p.parse_args(argv)
+    try:
+        formats = parse_formats(args.format)
+        with RunStore(args.run_dir, create=False) as store:
+            for path in export(store, formats, args.output):
+                print(path)
+    except (ExportError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""Routing: a request path to a response, independent of the HTTP server (so tests call it directly).
+
+URLs name runs by id, never by file path. The only files served are those of a run's own directory
+(``/runs/<id>/files/...``), after resolving symlinks: anything that resolves outside it is refused with 403.
+Files are served as plain text or as downloads, never as HTML.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from evals.view.links import ServerLinker
+from evals.view.listing import ListQuery
+from evals.view.markup import CSP, h, page
+from evals.view.pages import compare_page, files_page, index_page, run_page
+from evals.view.runs import RunHandle, make_handles
+from evals.view.samples import NotFound, list_page, sample_page
+
+log = logging.getLogger("evals.view")
+HTML = "text/html; charset=utf-8"
+TEXT_SUFFIXES = {".log", ".txt", ".jsonl", ".csv", ".md", ".tsv", ".yaml", ".yml", ".toml", ".json"}
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP + "; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+@dataclass
+class Response:
+    status: int
+    body: bytes | Path = b""
+    content_type: str = HTML
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def _error(status: int, title: str, detail: str = "") -> Response:
+    body = h("<h1>{s} · {t}</h1><p>{d}</p>", s=status, t=title, d=detail)
+    return Response(status, page(title, body, [("runs", "/")]).encode())
+
+
+class Viewer:
+    """The runs being viewed and the routes over them."""
+
+    def __init__(self, run_dirs: list[Path], wait_s: float = 2.0) -> None:
+        self.runs: dict[str, RunHandle] = make_handles(run_dirs)
+        self.link = ServerLinker()
+        self.wait_s = wait_s
+
+    def handle(self, target: str) -> Response:
+        """Answer a GET for ``target`` (path and query string); never raises."""
+        try:
+            return self._route(target)
+        except NotFound as exc:
+            return _error(404, "Not found", f"No sample {exc.args[0]!r} in this run.")
+        except Exception as exc:  # noqa: BLE001 - one broken page must not stop the server
+            log.error("error rendering %s\n%s", target, traceback.format_exc())
+            return _error(500, "Error", f"{type(exc).__name__}: {exc}")
+
+    def _route(self, target: str) -> Response:
+        split = urlsplit(target)
+        params = dict(parse_qsl(split.query, keep_blank_values=True))
+        parts = [unquote(p) for p in split.path.split("/")]
+        if split.path in ("", "/"):
+            return Response(200, index_page(self.runs, self.link).encode())
+        if split.path == "/compare":
+            chosen = [v for k, v in parse_qsl(split.query) if k == "run" and v in self.runs]
+            return Response(200, compare_page(self.runs, self.link, self.wait_s, chosen).encode())
+        if len(parts) < 3 or parts[1] != "runs" or parts[2] not in self.runs:
+            return _error(404, "Not found", "No such page or run.")
+        run = self.runs[parts[2]]
+        rest = parts[3:]
+        if not rest:
+            return Response(301, headers={"Location": self.link.run(run.rid)})
+        if rest == [""]:
+            return Response(200, run_page(run, self.link, self.wait_s).encode())
+        if rest == ["samples"]:
+            return Response(200, list_page(run, self.link, ListQuery.from_params(params)).encode())
+        if rest == ["sample"] and params.get("id"):
+            try:
+                epoch = int(params.get("epoch", "0"))
+            except ValueError:
+                return _error(404, "Not found", "Bad epoch.")
+            lq = ListQuery.from_params({k[2:]: v for k, v in params.items() if k.startswith("l.")})
+            return Response(200, sample_page(run, self.link, params["id"], epoch, lq).encode())
+        if rest[0] == "files":
+            if rest[1:] in ([], [""]):
+                return Response(200, files_page(run, self.link).encode())
+            return self._file(run, rest[1:])
+        return _error(404, "Not found", "No such page.")
+
+    def _file(self, run: RunHandle, parts: list[str]) -> Response:
+        """A file of the run directory, if it resolves (symlinks followed) to a file inside that directory."""
+        try:
+            path = run.dir.joinpath(*parts).resolve()
+        except (OSError, ValueError):
+            return _error(404, "Not found", "No such file.")
+        if not path.is_relative_to(run.dir):
+            return _error(403, "Forbidden", "That path is outside the run directory.")
+        if not path.is_file():
+            return _error(404, "Not found", "No such file.")
+        headers = {}
+        if path.suffix.lower() in TEXT_SUFFIXES:
+            ctype = "text/plain; charset=utf-8"
+        else:
+            ctype = "application/octet-stream"
+            headers["Content-Disposition"] = f'attachment; filename="{re.sub(r"[^A-Za-z0-9._-]", "_", path.name)}"'
+        return Response(200, path, ctype, headers)

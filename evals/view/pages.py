@@ -1,0 +1,272 @@
+"""Run-level pages: the list of runs, runs side by side, one run (spec, comparison table, gap chart,
+breakdowns), and a run directory's files."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import os
+from pathlib import Path
+from urllib.parse import quote
+
+from evals.analysis import TaskComparison
+from evals.view.charts import POOLED, gap_chart
+from evals.view.links import ExportLinker, ServerLinker
+from evals.view.listing import OUTCOMES, ListQuery
+from evals.view.markup import Safe, esc, fmt_secs, h, join, page
+from evals.view.runs import RunHandle
+from evals.view.summary import Summary
+from evals.view.widgets import acc_cell, gap_cell
+
+Linker = ServerLinker | ExportLinker
+
+
+def _when(ts: float) -> str:
+    return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
+
+
+def _tally(summary: Summary | None) -> Safe:
+    """Tasks whose gap interval lies above zero, below zero, or covers it."""
+    if summary is None:
+        return h('<span class="muted">computing…</span>')
+    cis = [g.get("ci") or [None, None] for c in summary.comparisons for g in (c.gap or {}).values() if g.get("n_paired")]
+    cis = [ci for ci in cis if all(isinstance(x, int | float) and math.isfinite(x) for x in ci)]
+    if not cis:
+        return h('<span class="muted">no paired conditions</span>')
+    up = sum(1 for lo, _ in cis if lo > 0)
+    down = sum(1 for _, hi in cis if hi < 0)
+    return h('<span class="pos">▲ {u}</span> · <span class="neg">▼ {d}</span> · <span class="muted">≈ {f}</span>',
+             u=up, d=down, f=len(cis) - up - down)
+
+
+def index_page(runs: dict[str, RunHandle], link: Linker, wait_s: float | None = 0.5) -> str:
+    selectable = link.dynamic and len(runs) > 1
+    rows = []
+    for rid, run in runs.items():
+        spec = run.spec()
+        n_samples, n_results = run.reader.counts()
+        summary, _, _ = run.summary(wait_s)
+        s = spec[1] if spec else None
+        pick = h('<td><input type="checkbox" name="run" value="{r}" checked aria-label="select {n}"></td>', r=rid,
+                 n=run.name) if selectable else esc("")
+        rows.append(h(
+            '<tr>{pick}<td><a href="{u}"><b>{name}</b></a><div class="muted small mono">{dir}</div></td><td>{model}</td>'
+            '<td>{conds}</td><td class="num">{tasks}</td><td class="num">{ns}</td><td class="num">{nr}</td>'
+            '<td>{tally}</td><td class="small">{when}</td></tr>',
+            pick=pick, u=link.run(rid), name=run.name, dir=str(run.dir), model=s.model if s else "–",
+            conds=", ".join(s.conditions) if s else "–", tasks=len(s.tasks) if s else "–", ns=f"{n_samples:,}",
+            nr=f"{n_results:,}", tally=_tally(summary), when=_when(spec[2]) if spec else "–"))
+    if selectable:
+        compare_link = h('<p><button type="submit">compare selected runs side by side →</button></p>')
+    elif len(runs) > 1:
+        compare_link = h('<p><a href="{u}">Compare these runs side by side →</a></p>', u=link.compare())
+    else:
+        compare_link = esc("")
+    body = h('<h1>Runs <span class="sub">({n})</span></h1>{form}'
+             '<table class="grid"><thead><tr>{pick}<th>run</th><th>model</th><th>conditions</th><th class="num">tasks</th>'
+             '<th class="num">samples</th><th class="num">results</th>'
+             '<th title="tasks whose gap interval is above / below / around zero">gap by task</th><th>created</th>'
+             "</tr></thead><tbody>{rows}</tbody></table>{cmp}{end}",
+             n=len(runs), rows=join(rows), cmp=compare_link, pick=Safe("<th></th>") if selectable else "",
+             form=h('<form method="get" action="{u}">', u=link.compare()) if selectable else "",
+             end=Safe("</form>") if selectable else "")
+    return page("Runs", body, [("runs", None)])
+
+
+def compare_page(runs: dict[str, RunHandle], link: Linker, wait_s: float | None = 5.0,
+                 selected: list[str] | None = None) -> str:
+    """Every run's accuracy per condition and gap per task side by side, a checkbox per run to show or hide
+    its columns (``selected``: the runs shown at first; default all)."""
+    summaries: dict[str, Summary] = {}
+    busy = False
+    for rid, run in runs.items():
+        s, b, _ = run.summary(wait_s)
+        busy |= b and s is None
+        if s is not None:
+            summaries[rid] = s
+    tasks = sorted({c.task for s in summaries.values() for c in s.comparisons})
+    shown = {rid: not selected or rid in selected for rid in summaries}
+    toggles = join(h('<label class="chip"><input type="checkbox"{c} data-run-toggle="{i}"> {n}</label>',
+                     c=Safe(" checked") if shown[rid] else "", i=i, n=runs[rid].name) for i, rid in enumerate(summaries))
+    head1, head2 = [], []
+    for i, (rid, s) in enumerate(summaries.items()):
+        hd = Safe("" if shown[rid] else " hidden")
+        spec = runs[rid].spec()
+        head1.append(h('<th class="group" colspan="{n}" data-run="{i}"{hd}><a href="{u}">{name}</a>'
+                       '<div class="muted small">{model}</div></th>', n=len(s.conditions) + len(s.compared), i=i,
+                       hd=hd, u=link.run(rid), name=runs[rid].name, model=spec[1].model if spec else ""))
+        head2 += [h('<th class="num{lb}" data-run="{i}"{hd}>{c} acc %</th>', lb=" lb" if j == 0 else "", i=i, c=c, hd=hd)
+                  for j, c in enumerate(s.conditions)]
+        head2 += [h('<th class="num" data-run="{i}"{hd}>gap {c}</th>', i=i, c=c, hd=hd) for c in s.compared]
+
+    def cells(i: int, rid: str, s: Summary, comp: TaskComparison | None) -> list[Safe]:
+        hd = Safe("" if shown[rid] else " hidden")
+        out = [h('<td class="num{lb}" data-run="{i}"{hd}>{v}</td>', lb=" lb" if j == 0 else "", i=i, hd=hd,
+                 v=acc_cell(comp.conditions.get(c) if comp else None, detail=False)) for j, c in enumerate(s.conditions)]
+        return out + [h('<td class="num" data-run="{i}"{hd}>{v}</td>', i=i, hd=hd,
+                        v=gap_cell((comp.gap or {}).get(c) if comp else None)) for c in s.compared]
+
+    body_rows = [h("<tr><td><b>{t}</b></td>{cells}</tr>", t=task, cells=join(
+        c for i, (rid, s) in enumerate(summaries.items())
+        for c in cells(i, rid, s, next((x for x in s.comparisons if x.task == task), None)))) for task in tasks]
+    if any(s.overall for s in summaries.values()):
+        body_rows.append(h('<tr class="pooled"><td><b>{t}</b></td>{cells}</tr>', t=POOLED, cells=join(
+            c for i, (rid, s) in enumerate(summaries.items()) for c in cells(i, rid, s, s.overall))))
+    note = h('<p class="note">Some runs are still being summarised; this page refreshes.</p>') if busy else esc("")
+    body = h('<h1>Runs side by side</h1>{note}<div class="chips">{toggles}</div>'
+             '<table class="grid"><thead><tr><th rowspan="2">task</th>{h1}</tr><tr>{h2}</tr></thead>'
+             "<tbody>{rows}</tbody></table>",
+             note=note, toggles=toggles, h1=join(head1), h2=join(head2), rows=join(body_rows))
+    return page("Compare runs", body, [("runs", link.index()), ("compare", None)], refresh_s=3 if busy else None)
+
+
+def _spec_block(run: RunHandle) -> Safe:
+    spec = run.spec()
+    if spec is None:
+        return h('<p class="note">This run has not written its spec yet.</p>')
+    run_id, s, created = spec
+    items = [("model", s.model), ("base url", s.base_url or "–"), ("conditions", ", ".join(s.conditions)),
+             ("tasks", ", ".join(s.tasks)), ("split", s.split), ("limit", s.limit if s.limit is not None else "all"),
+             ("seed", s.seed), ("epochs", s.epochs), ("temperature", s.temperature), ("max tokens", s.max_tokens),
+             ("max steps", s.max_steps), ("max tool calls", s.max_tool_calls),
+             ("sample timeout", f"{s.sample_timeout_s:g} s"), ("connections", s.max_connections),
+             ("git revision", s.git_revision or "–"), ("dataset hash", s.dataset_hash or "–"),
+             ("run id", run_id), ("created", _when(created))]
+    versions = join(h("<div><dt>{k}</dt><dd class=\"mono\">{v}</dd></div>", k=k, v=v) for k, v in sorted(s.versions.items()))
+    return h('<div class="card"><dl class="specgrid">{items}</dl>'
+             '<details><summary>versions ({n})</summary><dl class="specgrid">{versions}</dl></details></div>',
+             items=join(h("<div><dt>{k}</dt><dd>{v}</dd></div>", k=k, v=v) for k, v in items), n=len(s.versions),
+             versions=versions)
+
+
+def _table_row(run: RunHandle, summary: Summary, comp: TaskComparison, link: Linker, pooled: bool = False) -> Safe:
+    n = max((s.n for s in comp.conditions.values()), default=0)
+    cells = [h('<td class="num">{v}</td>', v=acc_cell(comp.conditions.get(c))) for c in summary.conditions]
+    for c in summary.compared:
+        g = (comp.gap or {}).get(c)
+        cells.append(h('<td class="num">{v}</td>', v=gap_cell(g)))
+        for outcome in ("gained", "lost"):
+            count = g.get(outcome) if g else None
+            url = link.samples(run.rid, ListQuery(task=None if pooled else comp.task, outcome=outcome, vs=c))
+            cells.append(h('<td class="num">{v}</td>', v=h('<a class="badge o-{o}" href="{u}">{n}</a>', o=outcome,
+                                                             u=url, n=count) if url and count else esc(count or 0)))
+    if pooled:
+        task = h("<b>{t}</b>", t=POOLED)
+    else:
+        url = link.samples(run.rid, ListQuery(task=comp.task))
+        task = h('<a href="{u}"><b>{t}</b></a>', u=url, t=comp.task) if url else h("<b>{t}</b>", t=comp.task)
+    return h('<tr{cls}><td>{task}</td><td class="num">{n}</td>{cells}</tr>', cls=Safe(' class="pooled"') if pooled
+             else "", task=task, n=f"{n:,}", cells=join(cells))
+
+
+def comparison_table(run: RunHandle, summary: Summary, link: Linker) -> Safe:
+    """Per task: accuracy [Wilson CI] per condition, the paired gap [bootstrap CI] and links to the samples
+    gained and lost; the pooled row last."""
+    head = [h('<th class="num">{c} acc % [95% CI]</th>', c=c) for c in summary.conditions]
+    head += [h('<th class="num">gap {c} (pts) [95% CI]</th><th class="num">gained</th><th class="num">lost</th>', c=c)
+             for c in summary.compared]
+    rows = [_table_row(run, summary, comp, link) for comp in summary.comparisons]
+    if summary.overall is not None:
+        rows.append(_table_row(run, summary, summary.overall, link, pooled=True))
+    return h('<table class="grid"><thead><tr><th>task</th><th class="num">n</th>{head}</tr></thead>'
+             "<tbody>{rows}</tbody></table>", head=join(head), rows=join(rows))
+
+
+def breakdown_tables(summary: Summary) -> Safe:
+    """One table per dimension (region, difficulty, family, ...): each task's rows by value, pooled rows first."""
+    dims: dict[str, list[tuple[str, dict]]] = {}
+    for dim, rows in summary.breakdowns.items():
+        dims.setdefault(dim, []).extend((POOLED, r) for r in rows)
+    for comp in summary.comparisons:
+        for dim, rows in comp.breakdowns.items():
+            dims.setdefault(dim, []).extend((comp.task, r) for r in rows)
+    head = join([h('<th class="num">{c} acc %</th>', c=c) for c in summary.conditions]
+                + [h('<th class="num">gap {c}</th><th class="num">gained / lost</th>', c=c) for c in summary.compared])
+    out = []
+    for i, (dim, rows) in enumerate(dims.items()):
+        body, last = [], None
+        for task, row in rows:
+            conds = row.get("conditions") or {}
+            n = max((c.get("n", 0) for c in conds.values()), default=0)
+            cells = [h('<td class="num">{v}</td>', v=acc_cell(conds.get(c))) for c in summary.conditions]
+            for c in summary.compared:
+                g = (row.get("gap") or {}).get(c)
+                cells.append(h('<td class="num">{v}</td><td class="num">{gl}</td>', v=gap_cell(g),
+                               gl=f"{g.get('gained', 0)} / {g.get('lost', 0)}" if g else "–"))
+            body.append(h('<tr><td>{task}</td><td><b>{v}</b></td><td class="num">{n}</td>{cells}</tr>',
+                          task=task if task != last else "", v=row.get("value", "?"), n=f"{n:,}", cells=join(cells)))
+            last = task
+        out.append(h('<details{open}><summary><b>by {k}</b> ({n} rows)</summary>'
+                     '<table class="grid"><thead><tr><th>task</th><th>{k}</th><th class="num">n</th>{head}</tr></thead>'
+                     "<tbody>{rows}</tbody></table></details>",
+                     open=Safe(" open") if i == 0 else "", k=dim, n=len(rows), head=head, rows=join(body)))
+    return join(out) if out else h('<p class="muted">No breakdown dimension (region, difficulty, track, noise, '
+                                   "style) takes two or more values in this run.</p>")
+
+
+def run_page(run: RunHandle, link: Linker, wait_s: float | None = 2.0) -> str:
+    summary, busy, error = run.summary(wait_s)
+    index = run.index()
+    _, counts = index.select(ListQuery())
+    chips = join(h('<a class="chip o-{o}" href="{u}">{label}<span class="n">{n}</span></a>', o=o,
+                   u=link.samples(run.rid, ListQuery(outcome=o)), label=label, n=f"{counts[o]:,}")
+                 for o, label in OUTCOMES.items())
+    n_samples, n_results = run.reader.counts()
+    files = link.files(run.rid)
+    spec = run.spec()
+    head = h('<h1>{name} <span class="sub">{model}</span></h1>{spec}'
+             '<h2>Samples <span class="sub">{ns} samples · {nr} results · {b} vs {vs}</span></h2>'
+             '<div class="chips"><a class="chip" href="{all}">browse all samples →</a>{chips}{files}</div>',
+             name=run.name, model=spec[1].model if spec else "", ns=f"{n_samples:,}", nr=f"{n_results:,}",
+             b=index.baseline, vs=index.default_vs(), all=link.samples(run.rid, ListQuery()),
+             files=h('<a class="chip" href="{u}">run files</a>', u=files) if files else "", chips=chips,
+             spec=_spec_block(run))
+    crumbs = [("runs", link.index()), (run.name, None)]
+    if summary is None:
+        msg = f"Summary failed: {error}" if error and not busy else (
+            f"Computing the comparison of {n_results:,} results (bootstrap intervals)… this page refreshes.")
+        return page(run.name, h('{head}<p class="note">{m}</p>', head=head, m=msg), crumbs,
+                    refresh_s=3 if busy else None)
+    notes = []
+    if busy and summary.complete:
+        notes.append(h('<p class="note">The run has changed; updating the summary…</p>'))
+    if error:
+        notes.append(h('<p class="note">Summary failed: {e}</p>', e=error))
+    how = "read from results.json" if summary.source == "results.json" else f"summarised in {fmt_secs(summary.seconds)}"
+    chart_rows = summary.comparisons + ([summary.overall.model_copy(update={"task": POOLED})] if summary.overall else [])
+    chart = gap_chart(chart_rows, summary.compared) or h('<p class="muted">No paired conditions to chart.</p>')
+    bd = breakdown_tables(summary) if summary.complete else h(
+        '<p class="note">Computing breakdowns and the pooled row… this page refreshes.</p>')
+    body = h('{head}{notes}<h2>Comparison <span class="sub">{n} task{pl} · baseline {b} · {how}</span></h2>'
+             "{table}<h2>Gap by task</h2>{chart}<h2>Breakdowns</h2>{bd}",
+             head=head, notes=join(notes), n=len(summary.comparisons), pl="" if len(summary.comparisons) == 1 else "s",
+             b=summary.baseline, how=how, table=comparison_table(run, summary, link), chart=chart, bd=bd)
+    return page(run.name, body, crumbs, refresh_s=5 if busy else None)
+
+
+def files_page(run: RunHandle, link: ServerLinker, limit: int = 300) -> str:
+    """The run directory's files; symlinks pointing outside it are listed but not linked (the server refuses them)."""
+    rows = []
+    for rel in _walk(run.dir, limit):
+        p = run.dir / rel
+        inside = p.resolve().is_relative_to(run.dir)
+        size = p.stat().st_size if inside and p.is_file() else None
+        url = (link.files(run.rid) or "") + "/".join(quote(part, safe="") for part in rel.split("/"))
+        name = h('<a href="{u}" class="mono">{r}</a>', u=url, r=rel) if inside else h(
+            '<span class="mono muted">{r} (outside the run directory)</span>', r=rel)
+        rows.append(h('<tr><td>{n}</td><td class="num">{s}</td></tr>', n=name, s=f"{size:,}" if size is not None else "–"))
+    body = h('<h1>Files <span class="sub">{d}</span></h1><table class="grid"><thead><tr><th>file</th>'
+             '<th class="num">bytes</th></tr></thead><tbody>{rows}</tbody></table>', d=str(run.dir), rows=join(rows))
+    return page(f"{run.name} files", body, [("runs", link.index()), (run.name, link.run(run.rid)), ("files", None)])
+
+
+def _walk(root: Path, limit: int) -> list[str]:
+    """Relative paths of files under ``root`` (not following directory symlinks), at most ``limit``."""
+    out: list[str] = []
+    for d, dirs, names in os.walk(root, followlinks=False):
+        dirs.sort()
+        for n in sorted(names) + [x for x in dirs if (Path(d) / x).is_symlink()]:
+            out.append((Path(d) / n).relative_to(root).as_posix())
+            if len(out) >= limit:
+                return out
+    return out

@@ -1,0 +1,100 @@
+"""The runs a viewer shows: one handle per run directory with its caches (index, summary, searches)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+from evals.records import RunSpec
+from evals.view.listing import RunIndex
+from evals.view.queries import RunReader, is_run_dir
+from evals.view.summary import Publish, Summary, SummaryCache, from_results_json, summarise_run
+
+SEARCH_CACHE = 16
+
+
+class RunHandle:
+    """One run directory: read-only queries plus caches refreshed when the run changes."""
+
+    def __init__(self, rid: str, run_dir: Path) -> None:
+        self.rid = rid
+        self.reader = RunReader(run_dir)
+        self.dir = self.reader.run_dir
+        self.name = run_dir.name or str(run_dir)
+        self._lock = threading.Lock()
+        self._index_lock = threading.Lock()
+        self._index: tuple[object, RunIndex] | None = None
+        self._spec: tuple[object, tuple[str, RunSpec, float] | None] | None = None
+        self._searches: OrderedDict[tuple[object, str], set[str]] = OrderedDict()
+        self._summary = SummaryCache()
+
+    def spec(self) -> tuple[str, RunSpec, float] | None:
+        stamp = self.reader.stamp()
+        with self._lock:
+            if self._spec is None or self._spec[0] != stamp:
+                self._spec = (stamp, self.reader.spec())
+            return self._spec[1]
+
+    def conditions(self) -> list[str]:
+        spec = self.spec()
+        return list(spec[1].conditions) if spec else []
+
+    def index(self) -> RunIndex:
+        stamp = self.reader.stamp()
+        conditions = self.conditions()
+        with self._index_lock:
+            if self._index is None or self._index[0] != stamp:
+                self._index = (stamp, RunIndex(self.reader.cells(), conditions))
+            return self._index[1]
+
+    def search(self, text: str) -> set[str] | None:
+        """Sample ids matching ``text`` (None when there is no text), cached per run state."""
+        if not text:
+            return None
+        key = (self.reader.stamp(), text)
+        with self._lock:
+            if key in self._searches:
+                self._searches.move_to_end(key)
+                return self._searches[key]
+        found = self.reader.search(text)
+        with self._lock:
+            self._searches[key] = found
+            while len(self._searches) > SEARCH_CACHE:
+                self._searches.popitem(last=False)
+        return found
+
+    def summary(self, wait_s: float | None = 2.0) -> tuple[Summary | None, bool, str | None]:
+        """(summary or None, still computing, error) — computed in the background, waiting up to ``wait_s``."""
+        conditions = self.conditions()
+
+        def compute(publish: Publish) -> Summary:
+            ready = from_results_json(self.dir / "results.json", conditions, self.reader.last_result_time())
+            return ready or summarise_run(self.reader.results_without_trace(), conditions, publish)
+
+        summary, busy = self._summary.get(self.reader.stamp(), compute, wait_s)
+        return summary, busy, self._summary.error
+
+
+def find_runs(paths: list[Path]) -> list[Path]:
+    """Run directories among ``paths``: each path is a run directory or a folder whose children are."""
+    out: list[Path] = []
+    for p in paths:
+        if is_run_dir(p):
+            out.append(p)
+        elif p.is_dir():
+            out += sorted(c for c in p.iterdir() if c.is_dir() and is_run_dir(c))
+    return out
+
+
+def make_handles(run_dirs: list[Path]) -> dict[str, RunHandle]:
+    """Handles keyed by a URL-safe id made from each directory's name (made unique)."""
+    handles: dict[str, RunHandle] = {}
+    for d in run_dirs:
+        base = re.sub(r"[^A-Za-z0-9._-]+", "_", d.resolve().name).strip("._") or "run"
+        rid, n = base, 2
+        while rid in handles:
+            rid, n = f"{base}-{n}", n + 1
+        handles[rid] = RunHandle(rid, d)
+    return handles

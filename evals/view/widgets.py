@@ -1,0 +1,88 @@
+"""Small pieces shared by the pages: outcome badges, accuracy and gap cells, verdicts of one answer."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+from typing import Any
+
+from evals.analysis import ConditionSummary
+from evals.records import SampleResult
+from evals.view.charts import GAIN, LOSE, gap_colour
+from evals.view.listing import OUTCOMES, Cell
+from evals.view.markup import Safe, esc, fmt_num, h
+
+
+def outcome_badge(outcome: str | None, label: str | None = None) -> Safe:
+    if not outcome:
+        return h('<span class="badge">not paired</span>')
+    return h('<span class="badge o-{o}">{t}</span>', o=outcome, t=label or OUTCOMES.get(outcome, outcome))
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def _finite(x: Any) -> bool:
+    return isinstance(x, int | float) and math.isfinite(x)
+
+
+def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True) -> Safe:
+    """Accuracy with its bar and Wilson interval (from a summary or a breakdown row's dict); with ``detail``
+    a second muted line with counts, error, tool calls, latency, parse failures and failed samples."""
+    if isinstance(s, dict):
+        s = SimpleNamespace(n=s.get("n", 0), correct=s.get("correct", 0), accuracy=s.get("accuracy", 0.0),
+                            ci=s.get("ci") or (0.0, 1.0))
+        detail = False
+    if s is None or not s.n:
+        return esc("–")
+    lo, hi = s.ci
+    main = h('<span class="bar"><i style="width:{w}%"></i></span><b>{a}</b> <span class="muted small">[{lo}, {hi}]'
+             "</span>", w=f"{100 * s.accuracy:.1f}", a=pct(s.accuracy), lo=pct(lo), hi=pct(hi))
+    if not detail:
+        return main
+    bits = [f"{s.correct}/{s.n}"]
+    if s.mean_error is not None:
+        bits.append(f"mean err {fmt_num(s.mean_error)} {s.error_unit or ''}".rstrip())
+    if s.tool_calls_per_sample:
+        bits.append(f"{s.tool_calls_per_sample:.2f} calls")
+    bits.append(f"{s.mean_latency_s:.2f} s")
+    if s.parse_failures:
+        bits.append(f"{s.parse_failures} parse fail")
+    if s.errors:
+        bits.append(f"{s.errors} failed")
+    return h('{m}<div class="muted small">{b}</div>', m=main, b=" · ".join(bits))
+
+
+def gap_cell(g: dict | None) -> Safe:
+    """The paired gap in points with its bootstrap interval, coloured by the interval's side of zero."""
+    if not g or not g.get("n_paired") or not _finite(g.get("gap")):
+        return esc("–")
+    ci = g.get("ci") or [None, None]
+    has_ci = all(_finite(x) for x in ci)
+    colour = gap_colour(ci[0], ci[1]) if has_ci else ""
+    cls = {GAIN: "pos", LOSE: "neg"}.get(colour, "")
+    interval = h('<span class="muted small">[{lo}, {hi}]</span>', lo=f"{100 * ci[0]:+.1f}", hi=f"{100 * ci[1]:+.1f}") \
+        if has_ci else esc("")
+    p = g.get("mcnemar_p")
+    return h('<span class="{c}">{g}</span> {ci}<div class="muted small">n={n}{p}</div>', c=cls,
+             g=f"{100 * g['gap']:+.1f}", ci=interval, n=g["n_paired"], p=f" · McNemar p={p:.3g}" if _finite(p) else "")
+
+
+def verdict(r: SampleResult | Cell | None) -> tuple[str, str, str]:
+    """(css class, icon, label) for one answer: error, parse failure, right or wrong."""
+    if r is None:
+        return "", "·", "not answered"
+    if r.status == "not_applicable":
+        return "", "–", "not applicable"
+    if isinstance(r, Cell):
+        failed, pf, ok = r.failed, r.parse_failed, r.correct
+    else:
+        failed = r.status == "error"
+        pf = bool(r.score and r.score.parse_failed)
+        ok = bool(r.score and r.score.correct)
+    if failed:
+        return "er", "⊘", "error"
+    if pf:
+        return "pf", "⚠", "parse failure"
+    return ("ok", "✓", "right") if ok else ("bad", "✗", "wrong")

@@ -1,0 +1,81 @@
+"""GPSBench Pure GPS: initial bearing with its 8-point compass name (App. B.1, C.2).
+
+Two globally balanced cities at least 100 km apart; gold is the spherical forward azimuth from the printed
+coordinates, normalised to [0, 360). Correct within ±5° with wrap-around at 0/360; the compass name is checked
+and reported but not required. The error is the absolute angular difference in degrees.
+"""
+
+from __future__ import annotations
+
+from geocore.geodesy import compass_point, initial_bearing
+from tasks.gpsbench.common import GpsTask, angle_diff, failed, graded, place_meta
+from tasks.gpsbench.parsing import (
+    DIRECTION_NAMES,
+    DIRECTIONS_8,
+    answer_segment,
+    last_bearing,
+    parse_bearing_segment,
+    parse_direction,
+)
+from tasks.gpsbench.prompts import fmt_point, rounded
+from tasks.gpsbench.sampling import sample_global
+from tasks.records import Parsed, Sample, Score
+from tasks.registry import register_task
+
+TOLERANCE_DEG = 5.0
+TEMPLATE = (
+    "Point A is at {a} and point B is at {b} (latitude, longitude in decimal degrees). What is the initial "
+    "great-circle bearing from A to B, in degrees clockwise from true north (0 to 360), and which of the 8 "
+    "compass directions (N, NE, E, SE, S, SW, W, NW; 45° sectors centred on each) does it fall in?\n"
+    "End your reply with the line FINAL ANSWER: <bearing>° (<direction>)."
+)
+
+
+@register_task("gpsbench.bearing")
+class BearingTask(GpsTask):
+    name = "gpsbench.bearing"
+    toolsets = ("geodesy",)
+
+    def generate(self, seed: int, size: int) -> list[Sample]:
+        rng = self.rng(seed)
+        out = []
+        for i in range(size):
+            a, b = sample_global(rng, 2, 100.0)
+            (la1, lo1), (la2, lo2) = rounded(a.lat, a.lon), rounded(b.lat, b.lon)
+            deg = initial_bearing(la1, lo1, la2, lo2)
+            compass = compass_point(deg, 8)
+            out.append(self.make(
+                i, size, TEMPLATE.format(a=fmt_point(la1, lo1), b=fmt_point(la2, lo2)),
+                {"bearing_deg": round(deg, 4), "compass": compass},
+                {"points": [[la1, lo1], [la2, lo2]], "cities": [a.name, b.name]},
+                place_meta(a, continents=f"{a.continent}-{b.continent}"),
+            ))
+        return out
+
+    def parse(self, text: str, sample: Sample) -> Parsed:
+        """The bearing (degrees) on the FINAL ANSWER line, plus its compass word if given; without that line,
+        the last number marked with ° in the text."""
+        seg = answer_segment(text)
+        if seg is None:
+            deg = last_bearing(text)
+            if deg is None:
+                return Parsed.failure(text, "no FINAL ANSWER line and no bearing in degrees in the text")
+            return Parsed.success(text, {"bearing_deg": deg, "compass": None})
+        deg, reason = parse_bearing_segment(seg)
+        if deg is None:
+            return Parsed.failure(text, reason)
+        choice = parse_direction(seg)
+        compass = DIRECTIONS_8[choice.index] if choice.index is not None else None
+        return Parsed.success(text, {"bearing_deg": deg, "compass": compass})
+
+    def score(self, parsed: Parsed, sample: Sample) -> Score:
+        if not parsed.ok:
+            return failed(parsed, "deg")
+        gold = float(sample.target["bearing_deg"])
+        err = angle_diff(float(parsed.value["bearing_deg"]), gold)
+        ok = err <= TOLERANCE_DEG
+        given = parsed.value.get("compass")
+        compass = (f"; compass {DIRECTION_NAMES[given]} ({'right' if given == sample.target['compass'] else 'wrong'})"
+                   if given else "; no compass name")
+        return graded(ok, err, "deg", f"answer {parsed.value['bearing_deg']:.2f}°, gold {gold:.2f}° "
+                                      f"(±{TOLERANCE_DEG}°){compass}")

@@ -1,0 +1,112 @@
+"""GPSBench Applied: boundary analysis, grouping 4-6 cities by continent, by name only (App. B.2, C.6).
+
+Globally balanced, unambiguously named cities at least 100 km apart. Gold continents come from GeoNames'
+country-to-continent table; cities in countries that straddle continents (Russia, Turkey, Egypt, Kazakhstan,
+the Caucasus, Cyprus) and outlying parts filed under a far continent (Hawaii, the Canaries, Ceuta, Melilla, the
+Azores, Madeira, Galápagos, Easter Island) are left out, so the convention never decides the answer. Correct
+when every city is put under its continent; the error is the number of misplaced cities.
+"""
+
+from __future__ import annotations
+
+import re
+
+from geocore.gazetteer import CONTINENTS
+from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
+from tasks.gpsbench.parsing import answer_block, blank_phrase, clean, find_phrase, fold
+from tasks.gpsbench.sampling import continent_is_clear, is_unambiguous, sample_balanced
+from tasks.records import Parsed, Sample, Score
+from tasks.registry import register_task
+
+CONTINENT_NAMES = {k: v for k, v in CONTINENTS.items() if k != "AN"}
+_ALIASES: dict[str, str] = {
+    **{fold(v): k for k, v in CONTINENT_NAMES.items()},
+    "australia": "OC", "australia and oceania": "OC", "australia oceania": "OC", "oceania australia": "OC",
+    "north american": "NA", "south american": "SA", "european": "EU", "asian": "AS", "african": "AF",
+    "central america": "NA", "caribbean": "NA",
+}
+_ALIASES_BY_LENGTH = sorted(_ALIASES, key=len, reverse=True)
+_CODE = re.compile(r"(?<![A-Za-z])(AF|AS|EU|NA|SA|OC)(?=\s*[:)\]-])")
+TEMPLATE = (
+    "Group these places by continent (Africa, Asia, Europe, North America, South America, Oceania): {names}.\n"
+    "End your reply with the line FINAL ANSWER: <Continent>: <place>, <place>; <Continent>: <place>; ..."
+)
+
+
+def assign_continents(block: str, names: list[str]) -> dict[str, str]:
+    """Map each place name found in ``block`` to a continent code: the continent heading it (``Europe: A, B``)
+    or, when places come before continents (``A - Europe``), the continent following it."""
+    text = _CODE.sub(lambda m: " " + CONTINENT_NAMES[m.group(1)] + " ", clean(block))
+    folded = fold(text)
+    marks: list[tuple[int, str, str]] = []  # (position, kind, value)
+    taken = folded
+    for alias in _ALIASES_BY_LENGTH:
+        marks += [(pos, "continent", _ALIASES[alias]) for pos in find_phrase(taken, alias)]
+        taken = blank_phrase(taken, alias)
+    for name in sorted(names, key=lambda n: len(fold(n)), reverse=True):
+        key = fold(name)
+        marks += [(pos, "place", name) for pos in find_phrase(taken, key)]
+        taken = blank_phrase(taken, key)
+    marks.sort()
+    firsts = [k for _, k, _ in marks]
+    if "continent" not in firsts or "place" not in firsts:
+        return {}
+    heading_style = firsts.index("continent") < firsts.index("place")
+    out: dict[str, str] = {}
+    seq = marks if heading_style else list(reversed(marks))
+    current: str | None = None
+    for _, kind, value in seq:
+        if kind == "continent":
+            current = value
+        elif current is not None and value not in out:
+            out[value] = current
+    return out
+
+
+@register_task("gpsbench.boundary_analysis")
+class BoundaryAnalysisTask(GpsTask):
+    name = "gpsbench.boundary_analysis"
+    track = "applied"
+    toolsets = ("gazetteer",)
+
+    def generate(self, seed: int, size: int) -> list[Sample]:
+        rng = self.rng(seed)
+        out = []
+        for i in range(size):
+            while True:
+                group = sample_balanced(rng, rng.randint(4, 6), 100.0,
+                                        lambda c: continent_is_clear(c) and is_unambiguous(c))
+                keys = [fold(c.name) for c in group]
+                if len(set(keys)) == len(keys) and not any(
+                        a != b and f" {a} " in f" {b} " for a in keys for b in keys):
+                    break
+            names = [c.name for c in group]
+            out.append(self.make(
+                i, size, TEMPLATE.format(names=", ".join(names)),
+                {"continents": {c.name: c.continent for c in group},
+                 "groups": {CONTINENT_NAMES[k]: [c.name for c in group if c.continent == k]
+                            for k in CONTINENT_NAMES if any(c.continent == k for c in group)}},
+                {"cities": names, "geonameids": [c.geonameid for c in group]},
+                place_meta(group[0], n_places=len(group), n_continents=len({c.continent for c in group})),
+            ))
+        return out
+
+    def parse(self, text: str, sample: Sample) -> Parsed:
+        """Continent of each place named after the FINAL ANSWER marker (all lines after it)."""
+        block = answer_block(text)
+        if block is None:
+            return Parsed.failure(text, "no FINAL ANSWER line")
+        found = assign_continents(block, list(sample.target["continents"]))
+        if not found:
+            return Parsed.failure(text, "no place put under a continent after FINAL ANSWER")
+        return Parsed.success(text, found)
+
+    def score(self, parsed: Parsed, sample: Sample) -> Score:
+        if not parsed.ok:
+            return failed(parsed, "places")
+        gold: dict[str, str] = sample.target["continents"]
+        wrong = [n for n, k in gold.items() if parsed.value.get(n) != k]
+        detail = "; ".join(f"{n}: {CONTINENT_NAMES.get(parsed.value.get(n, ''), 'missing')} (gold "
+                           f"{CONTINENT_NAMES[gold[n]]})" for n in wrong)
+        return graded(not wrong, float(len(wrong)), "places", f"{len(gold) - len(wrong)}/{len(gold)} placed right"
+                                                             + (f"; {detail}" if detail else ""))

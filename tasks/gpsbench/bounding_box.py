@@ -1,0 +1,108 @@
+"""GPSBench Pure GPS: bounding box of 3-8 cities (App. B.1).
+
+Globally balanced cities (proportional continent allocation from 6 on), at least 100 km apart. Each sample asks
+one quantity, in turn: the bounds (plain min/max of latitudes and longitudes, no antimeridian wrap, as the
+paper), the centre of the bounds, the centroid (arithmetic mean) or the diagonal (haversine between the
+south-west and north-east corners). Tolerances: ±0.01° per coordinate; max(5 km, 5 %) for the diagonal.
+"""
+
+from __future__ import annotations
+
+from geocore.pointsets import box_summary
+from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
+from tasks.gpsbench.parsing import answer_segment, distances_km, find_angles, parse_pair, result_part
+from tasks.gpsbench.prompts import fmt_point, rounded
+from tasks.gpsbench.sampling import sample_balanced
+from tasks.parsing import bare_number
+from tasks.records import Parsed, Sample, Score
+from tasks.registry import register_task
+
+QUANTITIES = ("bounds", "center", "centroid", "diagonal")
+TOLERANCE_DEG = 0.01
+ASK = {
+    "bounds": ("the bounding box: the minimum and maximum latitude and the minimum and maximum longitude (plain "
+               "minimum and maximum, no wrap-around at ±180°)", "min_lat, max_lat, min_lon, max_lon"),
+    "center": ("the centre of the bounding box: the midpoint of the minimum and maximum latitude and of the "
+               "minimum and maximum longitude (plain minimum and maximum, no wrap-around at ±180°)",
+               "latitude, longitude"),
+    "centroid": ("the centroid of the points: the arithmetic mean of their latitudes and of their longitudes",
+                 "latitude, longitude"),
+    "diagonal": ("the length of the bounding box's diagonal: the great-circle distance from (min_lat, min_lon) to "
+                 "(max_lat, max_lon) on a sphere of radius 6371 km (plain minimum and maximum, no wrap-around)",
+                 "<distance> km"),
+}
+TEMPLATE = ("Here are {n} points (latitude, longitude in decimal degrees):\n{points}\nCompute {what}.\n"
+            "End your reply with the line FINAL ANSWER: {form}.")
+
+
+def diagonal_tolerance_km(gold: float) -> float:
+    return max(5.0, 0.05 * gold)
+
+
+@register_task("gpsbench.bounding_box")
+class BoundingBoxTask(GpsTask):
+    name = "gpsbench.bounding_box"
+    toolsets = ("shapes",)
+
+    def generate(self, seed: int, size: int) -> list[Sample]:
+        rng = self.rng(seed)
+        out = []
+        for i in range(size):
+            group = sample_balanced(rng, rng.randint(3, 8), 100.0)
+            pts = [rounded(c.lat, c.lon) for c in group]
+            box = box_summary(pts)
+            quantity = QUANTITIES[i % len(QUANTITIES)]
+            target: dict = {"quantity": quantity}
+            if quantity == "bounds":
+                target["bounds"] = [box.min_lat, box.max_lat, box.min_lon, box.max_lon]
+            elif quantity == "diagonal":
+                target["km"] = round(box.diagonal_km, 3)
+            else:
+                lat, lon = box.center if quantity == "center" else box.centroid
+                target["lat"], target["lon"] = round(lat, 6), round(lon, 6)
+            what, form = ASK[quantity]
+            listing = "\n".join(f"{k + 1}. {fmt_point(*p)}" for k, p in enumerate(pts))
+            out.append(self.make(
+                i, size, TEMPLATE.format(n=len(pts), points=listing, what=what, form=form), target,
+                {"points": [list(p) for p in pts], "cities": [c.name for c in group]},
+                place_meta(group[0], quantity=quantity, n_points=len(pts)),
+            ))
+        return out
+
+    def parse(self, text: str, sample: Sample) -> Parsed:
+        q = sample.target["quantity"]
+        if q in ("center", "centroid"):
+            pair = parse_pair(text)
+            if pair.lat is None or pair.lon is None:
+                return Parsed.failure(text, pair.reason)
+            return Parsed.success(text, {"lat": pair.lat, "lon": pair.lon})
+        seg = answer_segment(text)
+        if seg is None:
+            return Parsed.failure(text, "no FINAL ANSWER line")
+        body = result_part(seg)
+        if q == "diagonal":
+            found = distances_km(body)
+            km = found[0][0] if found else bare_number(body)
+            return Parsed.success(text, km) if km is not None else Parsed.failure(text, "no distance on the line")
+        angles = find_angles(body)
+        if len(angles) < 4:
+            return Parsed.failure(text, f"expected 4 numbers (min_lat, max_lat, min_lon, max_lon), found {len(angles)}")
+        return Parsed.success(text, [a.value for a in angles[:4]])
+
+    def score(self, parsed: Parsed, sample: Sample) -> Score:
+        t = sample.target
+        q = t["quantity"]
+        if not parsed.ok:
+            return failed(parsed, "km" if q == "diagonal" else "deg")
+        v = parsed.value
+        if q == "diagonal":
+            err = abs(float(v) - t["km"])
+            tol = diagonal_tolerance_km(t["km"])
+            return graded(err <= tol, err, "km", f"answer {float(v):.1f} km, gold {t['km']:.1f} km (±{tol:.1f} km)")
+        if q == "bounds":
+            g = t["bounds"]
+            err = max(abs(v[0] - g[0]), abs(v[1] - g[1]), lon_diff(v[2], g[2]), lon_diff(v[3], g[3]))
+            return graded(err <= TOLERANCE_DEG, err, "deg", f"answer {v}, gold {g}, error {err:.4f}°")
+        err = max(abs(v["lat"] - t["lat"]), lon_diff(v["lon"], t["lon"]))
+        return graded(err <= TOLERANCE_DEG, err, "deg",
+                      f"answer ({v['lat']:.4f}, {v['lon']:.4f}), gold ({t['lat']:.4f}, {t['lon']:.4f}), error {err:.4f}°")

@@ -1,0 +1,100 @@
+"""Shared pieces of the GPSBench tasks: sample assembly, breakdown meta, option blocks and scores."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from geocore.gazetteer import City, admin1_name
+from tasks.base import GeneratedTask, stable_seed
+from tasks.gpsbench.parsing import answer_segment, choose_option, last_line
+from tasks.gpsbench.prompts import SYSTEM_PROMPT
+from tasks.gpsbench.regions import subregion
+from tasks.records import Message, Parsed, Sample, Score
+
+LETTERS = "ABCDEFGHIJ"
+
+
+class GpsTask(GeneratedTask):
+    """A GPSBench task: ``family`` is gpsbench and samples carry the system prompt and breakdown meta."""
+
+    family = "gpsbench"
+    track: str = "pure"
+    default_size = 200
+    paper_size = 3400
+
+    def rng(self, seed: int) -> random.Random:
+        return random.Random(stable_seed(self.name, seed))
+
+    def make(self, i: int, size: int, prompt: str, target: Any, payload: dict[str, Any], meta: dict[str, Any],
+             choices: Sequence[str] | None = None) -> Sample:
+        split = self.split_of(i, size)
+        return Sample(
+            id=self.sample_id(split, i), task=self.name, split=split,
+            messages=(Message(role="system", content=SYSTEM_PROMPT), Message(role="user", content=prompt)),
+            target=target, choices=tuple(choices) if choices is not None else None, payload=payload,
+            meta={"track": self.track, **meta},
+        )
+
+
+def place_meta(city: City | None = None, *, country_code: str | None = None, continent: str | None = None,
+               difficulty: str | None = None, noise_m: float | None = None, **extra: Any) -> dict[str, Any]:
+    """Breakdown keys every GPSBench sample carries: continent, sub-region (Table 7), difficulty, noise σ."""
+    cc = city.country_code if city is not None else (country_code or "")
+    cont = city.continent if city is not None else (continent or "")
+    return {"continent": cont, "subregion": subregion(cc, cont), "difficulty": difficulty, "noise_m": noise_m,
+            **extra}
+
+
+def city_label(city: City, with_admin1: bool = False) -> str:
+    """"Name, Country" or "Name, Admin1, Country" (admin1 only where its name is known offline)."""
+    a1 = admin1_name(city.country_code, city.admin1_code) if with_admin1 else None
+    return f"{city.name}, {a1}, {city.country}" if a1 else f"{city.name}, {city.country}"
+
+
+def options_block(options: Sequence[str]) -> str:
+    return "\n".join(f"{LETTERS[i]}) {o}" for i, o in enumerate(options))
+
+
+def failed(parsed: Parsed, unit: str | None = None) -> Score:
+    """The score of a parse failure: wrong, value 0, flagged, reason kept."""
+    return Score(correct=False, value=0.0, explanation=parsed.reason or "parse failure", parse_failed=True,
+                 error_unit=unit)
+
+
+def graded(ok: bool, error: float | None, unit: str | None, explanation: str) -> Score:
+    return Score(correct=ok, value=1.0 if ok else 0.0, error=error, error_unit=unit, explanation=explanation)
+
+
+def lon_diff(a: float, b: float) -> float:
+    """Absolute longitude difference with wrap-around at ±180°."""
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def angle_diff(a: float, b: float) -> float:
+    """Absolute difference of two bearings in degrees, with wrap-around at 0/360."""
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def parse_choice(text: str, sample: Sample) -> Parsed:
+    """An option by letter or whole-word text on the FINAL ANSWER line (or the last line without one)."""
+    aliases = sample.payload.get("aliases") or [[c] for c in sample.choices or ()]
+    seg = answer_segment(text)
+    choice = choose_option(seg if seg is not None else last_line(text), aliases)
+    if choice.index is None:
+        where = "FINAL ANSWER line" if seg is not None else "last line (no FINAL ANSWER line)"
+        return Parsed.failure(text, f"{choice.reason} on the {where}")
+    return Parsed.success(text, choice.index)
+
+
+def score_choice(parsed: Parsed, sample: Sample) -> Score:
+    if not parsed.ok:
+        return failed(parsed)
+    gold = sample.target["index"]
+    choices = sample.choices or ()
+    ok = parsed.value == gold
+    return graded(ok, None, None, f"answer {LETTERS[parsed.value]}) {choices[parsed.value]}, gold "
+                                  f"{LETTERS[gold]}) {choices[gold]}")

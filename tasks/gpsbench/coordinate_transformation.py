@@ -1,0 +1,139 @@
+"""GPSBench Pure GPS: coordinate transformation WGS84 ⇄ UTM and WGS84 ⇄ Web Mercator (App. B.1, C.5).
+
+A random city and a random direction. UTM uses the zone floor((lon + 180) / 6) + 1 stated in the prompt (no
+Norway/Svalbard exceptions), WGS84 ellipsoid via pyproj; Web Mercator is EPSG:3857. Tolerances per axis in the
+projected plane: ±10 m for UTM, ±100 m for Web Mercator. For the inverse directions the answered position is
+projected back and compared with the given coordinates. The error is the larger axis difference in metres.
+"""
+
+from __future__ import annotations
+
+import math
+
+from geocore.coords import from_utm, from_web_mercator, simple_utm_zone, to_utm, to_web_mercator
+from geocore.geodesy import haversine_km
+from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
+from tasks.gpsbench.parsing import answer_segment, last_line, parse_pair, parse_utm, parse_xy
+from tasks.gpsbench.sampling import sample_global
+from tasks.records import Parsed, Sample, Score
+from tasks.registry import register_task
+
+DIRECTIONS = ("wgs84_to_utm", "utm_to_wgs84", "wgs84_to_webmercator", "webmercator_to_wgs84")
+TOLERANCE_M = {"utm": 10.0, "webmercator": 100.0}
+
+UTM_NOTE = ("UTM uses the WGS84 ellipsoid, zone = floor((longitude + 180) / 6) + 1 (no Norway or Svalbard "
+            "exceptions), scale factor 0.9996, false easting 500,000 m and, south of the equator, false "
+            "northing 10,000,000 m.")
+MERC_NOTE = "Web Mercator is EPSG:3857: x = R·λ, y = R·ln(tan(π/4 + φ/2)) with R = 6,378,137 m."
+TEMPLATES = {
+    "wgs84_to_utm": ("Convert the WGS84 position {lat:.5f}, {lon:.5f} (latitude, longitude in decimal degrees) to "
+                     "UTM. {note}\nEnd your reply with the line FINAL ANSWER: Zone <number><N or S>, <easting> E, "
+                     "<northing> N (metres)."),
+    "utm_to_wgs84": ("Convert the UTM coordinate zone {zone}{hem}, easting {e:.2f} m, northing {n:.2f} m to WGS84 "
+                     "latitude and longitude. {note}\nEnd your reply with the line FINAL ANSWER: latitude, "
+                     "longitude (decimal degrees, 6 decimals, negative for south and west)."),
+    "wgs84_to_webmercator": ("Convert the WGS84 position {lat:.5f}, {lon:.5f} (latitude, longitude in decimal "
+                             "degrees) to Web Mercator. {note}\nEnd your reply with the line FINAL ANSWER: "
+                             "x = <metres>, y = <metres>."),
+    "webmercator_to_wgs84": ("Convert the Web Mercator coordinate x = {x:.2f} m, y = {y:.2f} m to WGS84 latitude "
+                             "and longitude. {note}\nEnd your reply with the line FINAL ANSWER: latitude, "
+                             "longitude (decimal degrees, 6 decimals, negative for south and west)."),
+}
+
+
+@register_task("gpsbench.coordinate_transformation")
+class CoordinateTransformationTask(GpsTask):
+    name = "gpsbench.coordinate_transformation"
+    toolsets = ("projections",)
+
+    def generate(self, seed: int, size: int) -> list[Sample]:
+        rng = self.rng(seed)
+        out = []
+        for i in range(size):
+            city = sample_global(rng, 1, 0.0)[0]
+            direction = rng.choice(DIRECTIONS)
+            lat, lon = round(city.lat, 5), round(city.lon, 5)
+            zone = simple_utm_zone(lon)
+            hem = "N" if lat >= 0 else "S"
+            if direction == "wgs84_to_utm":
+                u = to_utm(lat, lon, zone)
+                prompt = TEMPLATES[direction].format(lat=lat, lon=lon, note=UTM_NOTE)
+                target = {"zone": zone, "hemisphere": hem, "easting": round(u.easting, 3),
+                          "northing": round(u.northing, 3)}
+            elif direction == "utm_to_wgs84":
+                u = to_utm(lat, lon, zone)
+                e, n = round(u.easting, 2), round(u.northing, 2)
+                glat, glon = from_utm(e, n, zone, hem)
+                prompt = TEMPLATES[direction].format(zone=zone, hem=hem, e=e, n=n, note=UTM_NOTE)
+                target = {"zone": zone, "hemisphere": hem, "easting": e, "northing": n,
+                          "lat": round(glat, 7), "lon": round(glon, 7)}
+            elif direction == "wgs84_to_webmercator":
+                x, y = to_web_mercator(lat, lon)
+                prompt = TEMPLATES[direction].format(lat=lat, lon=lon, note=MERC_NOTE)
+                target = {"x": round(x, 3), "y": round(y, 3)}
+            else:
+                x, y = to_web_mercator(lat, lon)
+                x, y = round(x, 2), round(y, 2)
+                glat, glon = from_web_mercator(x, y)
+                prompt = TEMPLATES[direction].format(x=x, y=y, note=MERC_NOTE)
+                target = {"x": x, "y": y, "lat": round(glat, 7), "lon": round(glon, 7)}
+            target["direction"] = direction
+            out.append(self.make(i, size, prompt, target, {"lat": lat, "lon": lon, "city": city.name},
+                                 place_meta(city, direction=direction)))
+        return out
+
+    def parse(self, text: str, sample: Sample) -> Parsed:
+        """Zone/easting/northing, x/y or a lat/lon pair, as the direction asks, from the FINAL ANSWER line."""
+        direction = sample.target["direction"]
+        if direction.endswith("_to_wgs84"):
+            pair = parse_pair(text)
+            if pair.lat is None or pair.lon is None:
+                return Parsed.failure(text, pair.reason)
+            return Parsed.success(text, {"lat": pair.lat, "lon": pair.lon})
+        seg = answer_segment(text)
+        if seg is None:
+            seg = last_line(text)
+        got = parse_utm(seg) if direction == "wgs84_to_utm" else parse_xy(seg)
+        if got.first is None or got.second is None:
+            return Parsed.failure(text, got.reason)
+        return Parsed.success(text, {"first": got.first, "second": got.second, "zone": got.zone,
+                                     "hemisphere": got.hemisphere})
+
+    def score(self, parsed: Parsed, sample: Sample) -> Score:
+        if not parsed.ok:
+            return failed(parsed, "m")
+        t, v = sample.target, parsed.value
+        direction = t["direction"]
+        kind = "utm" if "utm" in direction else "webmercator"
+        tol = TOLERANCE_M[kind]
+        note = ""
+        if direction == "wgs84_to_utm":
+            err = max(abs(v["first"] - t["easting"]), abs(v["second"] - t["northing"]))
+            if v["zone"] is not None and v["zone"] != t["zone"]:
+                note = f"; zone {v['zone']} instead of {t['zone']}"
+            if v["hemisphere"] is not None and v["hemisphere"] != t["hemisphere"]:
+                note += f"; hemisphere {v['hemisphere']} instead of {t['hemisphere']}"
+        elif direction == "wgs84_to_webmercator":
+            err = max(abs(v["first"] - t["x"]), abs(v["second"] - t["y"]))
+        else:
+            err = self._inverse_error(v["lat"], v["lon"], t, kind)
+        ok = err <= tol and not note
+        return graded(ok, err, "m", f"error {err:.1f} m (tolerance ±{tol:.0f} m per axis){note}")
+
+    @staticmethod
+    def _inverse_error(lat: float, lon: float, t: dict, kind: str) -> float:
+        """Largest axis difference after projecting the answer; ground distance if it cannot be projected."""
+        try:
+            if kind == "utm":
+                u = to_utm(lat, lon, t["zone"])
+                err = max(abs(u.easting - t["easting"]), abs(u.northing - t["northing"]))
+                if (u.hemisphere == "N") != (t["hemisphere"] == "N"):
+                    raise ValueError("other hemisphere")
+            else:
+                x, y = to_web_mercator(lat, lon)
+                err = max(abs(x - t["x"]), abs(y - t["y"]))
+            if math.isfinite(err):
+                return err
+        except ValueError:
+            pass
+        return haversine_km(lat, lon, t["lat"], t["lon"]) * 1000.0

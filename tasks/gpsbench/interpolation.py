@@ -1,0 +1,67 @@
+"""GPSBench Pure GPS: great-circle interpolation (App. B.1, C.3).
+
+Two globally balanced cities at least 500 km apart (and short of antipodal), a fraction f in {0.25, 0.5, 0.75};
+gold is the slerp point from the printed coordinates. Correct when latitude and longitude are both within
+±0.01° (longitude with wrap-around); the error is the larger of the two differences in degrees.
+"""
+
+from __future__ import annotations
+
+from geocore.geodesy import haversine_km, interpolate
+from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
+from tasks.gpsbench.parsing import parse_pair
+from tasks.gpsbench.prompts import fmt_point, rounded
+from tasks.gpsbench.sampling import sample_global
+from tasks.records import Parsed, Sample, Score
+from tasks.registry import register_task
+
+TOLERANCE_DEG = 0.01
+FRACTIONS = (0.25, 0.5, 0.75)
+MAX_KM = 19_000.0  # stay clear of antipodal pairs, whose great circle is ill-defined
+TEMPLATE = (
+    "Point A is at {a} and point B is at {b} (latitude, longitude in decimal degrees). Find the point that lies "
+    "{f:g} of the way from A to B along the great circle (shortest path on a sphere).\n"
+    "End your reply with the line FINAL ANSWER: latitude, longitude (decimal degrees, 4 decimals, negative for "
+    "south and west)."
+)
+
+
+@register_task("gpsbench.interpolation")
+class InterpolationTask(GpsTask):
+    name = "gpsbench.interpolation"
+    toolsets = ("geodesy",)
+
+    def generate(self, seed: int, size: int) -> list[Sample]:
+        rng = self.rng(seed)
+        out = []
+        for i in range(size):
+            while True:
+                a, b = sample_global(rng, 2, 500.0)
+                (la1, lo1), (la2, lo2) = rounded(a.lat, a.lon), rounded(b.lat, b.lon)
+                if haversine_km(la1, lo1, la2, lo2) <= MAX_KM:
+                    break
+            f = rng.choice(FRACTIONS)
+            lat, lon = interpolate(la1, lo1, la2, lo2, f)
+            out.append(self.make(
+                i, size, TEMPLATE.format(a=fmt_point(la1, lo1), b=fmt_point(la2, lo2), f=f),
+                {"lat": round(lat, 6), "lon": round(lon, 6), "fraction": f},
+                {"points": [[la1, lo1], [la2, lo2]], "fraction": f, "cities": [a.name, b.name]},
+                place_meta(a, continents=f"{a.continent}-{b.continent}", fraction=f),
+            ))
+        return out
+
+    def parse(self, text: str, sample: Sample) -> Parsed:
+        """The (lat, lon) pair of the FINAL ANSWER line (hemisphere letters, signs, labels, DMS)."""
+        pair = parse_pair(text)
+        if pair.lat is None or pair.lon is None:
+            return Parsed.failure(text, pair.reason)
+        return Parsed.success(text, {"lat": pair.lat, "lon": pair.lon})
+
+    def score(self, parsed: Parsed, sample: Sample) -> Score:
+        if not parsed.ok:
+            return failed(parsed, "deg")
+        t, v = sample.target, parsed.value
+        err = max(abs(v["lat"] - t["lat"]), lon_diff(v["lon"], t["lon"]))
+        ok = err <= TOLERANCE_DEG
+        return graded(ok, err, "deg", f"answer ({v['lat']:.4f}, {v['lon']:.4f}), gold ({t['lat']:.4f}, "
+                                      f"{t['lon']:.4f}), error {err:.4f}° (±{TOLERANCE_DEG}°)")

@@ -1,0 +1,158 @@
+"""GPSBench Applied: place association, the city at noisy coordinates (App. A.4, B.2, C.6, F.6-F.7).
+
+Difficulty cycles easy (population >= 500k) / medium (100k-500k) / hard (< 100k) and the noise σ cycles over
+{0, 10, 50, 100, 500, 1000} m, so every (difficulty, σ) cell gets the same share. The city is drawn from a
+quota-weighted continent within its difficulty band; Gaussian noise is added per the paper (σ/111,000 degrees
+of latitude, σ/(111,000·cos φ) of longitude) and printed with 6 decimals. A draw is kept only if the city is
+still the nearest gazetteer place to the noisy point, with the runner-up at least 0.5 km farther, so the gold is
+recoverable from the coordinates.
+
+The score is city-level: a comma-separated part of the answer (other than a country) equal to the GeoNames name
+or an alternate spelling, with no other country named. :meth:`PlaceAssociationTask.levels` also scores the paper's coarser levels (Table 8):
+country (a part naming the gold country) and first-level division (a part naming the division where its name
+is known offline, or naming a gazetteer place of the gold country that lies in the gold division); a right
+city implies the coarser levels. The explanation lists all three.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import cache
+
+from geocore.gazetteer import City, admin1_name, country_code, find_city
+from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
+from tasks.gpsbench.parsing import answer_segment, fold
+from tasks.gpsbench.sampling import cities_by_continent, city_grid, pick_continent
+from tasks.records import Parsed, Sample, Score
+from tasks.registry import register_task
+
+SIGMAS_M: tuple[int, ...] = (0, 10, 50, 100, 500, 1000)
+DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
+RUNNER_UP_MARGIN_KM = 0.5
+TEMPLATE = (
+    "Which city is at the coordinates {lat:.6f}, {lon:.6f} (latitude, longitude in decimal degrees)? Name the "
+    "city, its first-level administrative region (state, province, ...) and its country.\n"
+    "End your reply with the line FINAL ANSWER: City, Region, Country."
+)
+_REGION_WORDS = re.compile(
+    r"\b(state|province|region|district|prefecture|oblast|governorate|county|department|municipality|division|"
+    r"territory|city of|metropolitan|capital|autonomous|republic|krai|voivodeship|canton|emirate)\b")
+
+
+def difficulty_of(population: int) -> str:
+    if population >= 500_000:
+        return "easy"
+    return "medium" if population >= 100_000 else "hard"
+
+
+@cache
+def _bands() -> dict[tuple[str, str], tuple[City, ...]]:
+    out: dict[tuple[str, str], list[City]] = {}
+    for cont, group in cities_by_continent().items():
+        for c in group:
+            out.setdefault((cont, difficulty_of(c.population)), []).append(c)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def accepted_names(city: City) -> list[str]:
+    """The GeoNames name, its ASCII form and alternate spellings (codes such as "PAR" and digits left out)."""
+    names = [city.name, city.ascii_name]
+    for alt in city.alternate_names:
+        if any(ch.isdigit() for ch in alt) or (alt.isupper() and len(alt) <= 4) or len(alt) < 2:
+            continue
+        names.append(alt)
+    return list(dict.fromkeys(n for n in names if n))
+
+
+@register_task("gpsbench.place_association")
+class PlaceAssociationTask(GpsTask):
+    name = "gpsbench.place_association"
+    track = "applied"
+    toolsets = ("gazetteer",)
+
+    def generate(self, seed: int, size: int) -> list[Sample]:
+        rng = self.rng(seed)
+        bands, grid = _bands(), city_grid()
+        out = []
+        for i in range(size):
+            difficulty = DIFFICULTIES[i % 3]
+            sigma = SIGMAS_M[(i // 3) % len(SIGMAS_M)]
+            while True:
+                cont = pick_continent(rng)
+                pool = bands.get((cont, difficulty))
+                if not pool:
+                    continue
+                city = rng.choice(pool)
+                lat = city.lat + rng.gauss(0.0, sigma / 111_000.0)
+                lon = city.lon + rng.gauss(0.0, sigma / (111_000.0 * max(math.cos(math.radians(city.lat)), 0.01)))
+                lat, lon = round(max(-90.0, min(90.0, lat)), 6), round((lon + 540.0) % 360.0 - 180.0, 6)
+                near = grid.near(lat, lon, 5.0 + 6.0 * sigma / 1000.0)
+                if near and near[0][0].geonameid == city.geonameid and (
+                        len(near) == 1 or near[1][1] - near[0][1] >= RUNNER_UP_MARGIN_KM):
+                    break
+            a1 = admin1_name(city.country_code, city.admin1_code)
+            target = {"name": city.name, "names": accepted_names(city), "country": city.country,
+                      "country_code": city.country_code, "admin1_code": city.admin1_code, "admin1_name": a1,
+                      "geonameid": city.geonameid, "lat": city.lat, "lon": city.lon}
+            out.append(self.make(
+                i, size, TEMPLATE.format(lat=lat, lon=lon), target,
+                {"lat": lat, "lon": lon, "noise_m": sigma, "offset_km": round(near[0][1], 4)},
+                place_meta(city, difficulty=difficulty, noise_m=sigma, population=city.population),
+            ))
+        return out
+
+    def parse(self, text: str, sample: Sample) -> Parsed:
+        """The comma-separated parts of the FINAL ANSWER line."""
+        seg = answer_segment(text)
+        if seg is None:
+            return Parsed.failure(text, "no FINAL ANSWER line")
+        parts = [p.strip(" .;:()") for p in re.split(r"[,;\n]", seg) if p.strip(" .;:()")]
+        if not parts:
+            return Parsed.failure(text, "empty FINAL ANSWER line")
+        return Parsed.success(text, parts)
+
+    def levels(self, parsed: Parsed, sample: Sample) -> dict[str, bool]:
+        """City, first-level division and country correctness of a parsed answer (Table 8's granularity)."""
+        if not parsed.ok:
+            return {"city": False, "admin1": False, "country": False}
+        t = sample.target
+        parts = list(parsed.value)
+        countries: dict[int, str] = {}
+        for k, p in enumerate(parts):
+            try:
+                countries[k] = country_code(p)
+            except ValueError:
+                pass
+        last = len(parts) - 1
+        # the answer format puts the country last; an earlier part that reads as a country ("Georgia", "Bo")
+        # is taken as a place name
+        names = {fold(n) for n in t["names"]}
+        place_parts = [p for k, p in enumerate(parts) if not (k == last and last > 0 and k in countries)]
+        other_country = last > 0 and last in countries and countries[last] != t["country_code"]
+        city_ok = any(fold(p) in names for p in place_parts) and not other_country
+        country_ok = city_ok or t["country_code"] in countries.values()
+        admin1_ok = city_ok or self._admin1_named(place_parts, t)
+        return {"city": city_ok, "admin1": admin1_ok, "country": country_ok}
+
+    @staticmethod
+    def _admin1_named(parts: list[str], t: dict) -> bool:
+        wanted = fold(t["admin1_name"]) if t.get("admin1_name") else None
+        for p in parts:
+            core = " ".join(_REGION_WORDS.sub(" ", fold(p)).split())
+            if not core:
+                continue
+            if wanted and core in (wanted, " ".join(_REGION_WORDS.sub(" ", wanted).split())):
+                return True
+            if t["admin1_code"] and any(c.admin1_code == t["admin1_code"] for c in find_city(core, t["country_code"])):
+                return True
+        return False
+
+    def score(self, parsed: Parsed, sample: Sample) -> Score:
+        if not parsed.ok:
+            return failed(parsed)
+        lv = self.levels(parsed, sample)
+        marks = ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in lv.items())
+        return graded(lv["city"], None, None, f"answer {', '.join(parsed.value)!r}; gold {sample.target['name']}, "
+                                            f"{sample.target['country']}; levels: {marks}")
+

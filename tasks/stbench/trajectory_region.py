@@ -1,0 +1,153 @@
+"""STBench trajectory-region relationship detection (TRRD, §4.3, Table 11).
+
+Five adjacent city blocks are the regions; a random walk of L points (L = 2, 4, 6, 8, 10 in turn, the
+paper's sub-datasets) moves 60–250 m per step around them, straight between points. The gold is the ordered
+list of regions whose interior the walk passes through (:func:`geocore.regions.regions_crossed`; immediate
+repeats merged). A walk is kept only when the gold cannot depend on the boundary convention: every point is
+3 m or more from every region boundary, every piece of a segment inside a region is 5 m or longer, and no
+segment passes within 3 m of a region it does not enter. Four distractors are distinct region sequences:
+edits of the gold (drop, insert, replace, swap) and random sequences.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from shapely.geometry import LineString, Point, Polygon
+
+from geocore.regions import regions_crossed
+from tasks.stbench.common import Item, STBenchTask, stbench_task
+from tasks.stbench.point_region import DECIMALS, point_inside, render_regions
+from tasks.stbench.prompts import Fmt, options_inline, options_lines
+from tasks.stbench.world import city_blocks, connected_blocks, round_point
+
+N_REGIONS = 5
+N_OPTIONS = 5
+LENGTHS = (2, 4, 6, 8, 10)
+CLEARANCE_M = 3.0
+MIN_PIECE_M = 5.0
+
+
+def _merge(seq: list[int]) -> list[int]:
+    out: list[int] = []
+    for r in seq:
+        if not out or out[-1] != r:
+            out.append(r)
+    return out
+
+
+def distractors(rng: random.Random, gold: list[int], n_regions: int, count: int) -> list[list[int]]:
+    """``count`` distinct region sequences, none equal to ``gold``, without immediate repeats."""
+    seen = {tuple(gold)}
+    out: list[list[int]] = []
+    regions = list(range(1, n_regions + 1))
+    while len(out) < count:
+        cand = list(gold)
+        move = rng.choice(("drop", "insert", "replace", "swap", "random"))
+        if move == "drop" and len(cand) > 1:
+            cand.pop(rng.randrange(len(cand)))
+        elif move == "insert":
+            cand.insert(rng.randrange(len(cand) + 1), rng.choice(regions))
+        elif move == "replace":
+            cand[rng.randrange(len(cand))] = rng.choice(regions)
+        elif move == "swap" and len(cand) > 1:
+            i = rng.randrange(len(cand) - 1)
+            cand[i], cand[i + 1] = cand[i + 1], cand[i]
+        else:
+            cand = [rng.choice(regions) for _ in range(rng.randint(1, max(2, len(gold) + 1)))]
+        cand = _merge(cand)
+        if cand and tuple(cand) not in seen:
+            seen.add(tuple(cand))
+            out.append(cand)
+    return out
+
+
+def fmt_seq(seq: list[int]) -> str:
+    return "[" + ", ".join(map(str, seq)) + "]"
+
+
+@stbench_task
+class TrajectoryRegionTask(STBenchTask):
+    """Which regions does a trajectory pass through, in order."""
+
+    key = "stbench.trajectory_region"
+    toolsets = ("geometry",)
+    paper_size = 12_500
+
+    def make(self, rng: random.Random, index: int) -> Item:
+        length = LENGTHS[index % len(LENGTHS)]
+        return self.retry(lambda: self._draw(rng, length))
+
+    def _draw(self, rng: random.Random, length: int) -> Item | None:
+        blocks = city_blocks(rng, 3, 4)
+        if len(blocks.polygons) < N_REGIONS:
+            return None
+        group = connected_blocks(rng, blocks, N_REGIONS)
+        regions = [[list(p) for p in blocks.latlon(key, DECIMALS)] for key in group]
+        shapes_m = [Polygon([blocks.frame.to_xy(*p) for p in r]) for r in regions]
+        x0 = min(s.bounds[0] for s in shapes_m) - 15
+        y0 = min(s.bounds[1] for s in shapes_m) - 15
+        x1 = max(s.bounds[2] for s in shapes_m) + 15
+        y1 = max(s.bounds[3] for s in shapes_m) + 15
+        path = [point_inside(rng, blocks, group[rng.randrange(N_REGIONS)])]
+        while len(path) < length:
+            x, y = blocks.frame.to_xy(*path[-1])
+            d, a = rng.uniform(60, 250), rng.uniform(0, 2 * math.pi)
+            nx, ny = x + d * math.cos(a), y + d * math.sin(a)
+            if x0 <= nx <= x1 and y0 <= ny <= y1:
+                path.append(round_point(blocks.frame.to_latlon(nx, ny), DECIMALS))
+        if not self._robust([blocks.frame.to_xy(*p) for p in path], shapes_m):
+            return None
+        gold = [r + 1 for r in regions_crossed(path, regions)]
+        if not gold:
+            return None
+        seqs = [gold, *distractors(rng, gold, N_REGIONS, N_OPTIONS - 1)]
+        rng.shuffle(seqs)
+        options = [(i + 1, fmt_seq(s)) for i, s in enumerate(seqs)]
+        k = seqs.index(gold) + 1
+        return Item(
+            payload={"regions": regions, "path": [list(p) for p in path], "sequences": seqs},
+            target={"option": k, "label": fmt_seq(gold), "regions": gold},
+            meta={"length": length, "n_crossed": len(gold)},
+            options=options,
+        )
+
+    @staticmethod
+    def _robust(path_m: list[tuple[float, float]], shapes: list[Polygon]) -> bool:
+        if len(path_m) == 1:
+            return all(s.exterior.distance(Point(path_m[0])) >= CLEARANCE_M for s in shapes)
+        for p in path_m:
+            if any(s.exterior.distance(Point(p)) < CLEARANCE_M for s in shapes):
+                return False
+        for a, b in zip(path_m[:-1], path_m[1:], strict=True):
+            seg = LineString([a, b])
+            for s in shapes:
+                inter = seg.intersection(s)
+                pieces = [g for g in getattr(inter, "geoms", [inter]) if not g.is_empty]
+                if any(g.geom_type != "LineString" or g.length < MIN_PIECE_M for g in pieces):
+                    return False
+                if not pieces and seg.distance(s) < CLEARANCE_M:
+                    return False
+        return True
+
+    def render(self, item: Item, fmt: Fmt) -> str:
+        regions = render_regions(item.payload["regions"], fmt)
+        path = fmt.path(item.payload["path"], DECIMALS)
+        opts = item.options or []
+        if fmt.lonlat:
+            return (
+                "Question: Below are several regions, each given by its boundary as a list of "
+                f"{fmt.pair_name} vertices: {regions} A trajectory is given as a list of {fmt.pair_name} points: "
+                f"{path}. Only some of its points are listed, but the trajectory is continuous and runs straight "
+                "between them. Which regions does it pass through, in the order it enters them: "
+                f"{options_inline(opts)}. Answer with one option only.\nAnswer: Option ("
+            )
+        return (
+            f"Below are several regions, each given by its boundary as a list of {fmt.pair_name} vertices:\n"
+            + "\n".join(f"Region {i}: {fmt.path(r, DECIMALS)}" for i, r in enumerate(item.payload["regions"], 1))
+            + f"\nA trajectory, straight between its listed {fmt.pair_name} points: {path}\n"
+            "Which regions does it pass through (through the interior, not just touching an edge), in the order "
+            "it enters them, with immediate repeats merged?\n"
+            f"{options_lines(opts)}\nEnd your reply with the line FINAL ANSWER: N, where N is the option number."
+        )

@@ -1,0 +1,118 @@
+"""A local OpenAI-compatible chat endpoint for fault-injection tests (stdlib only, 127.0.0.1, port 0).
+
+Each POST to ``/v1/chat/completions`` is answered by ``respond(body, headers, n)`` (``n`` counts requests from
+0), which returns a :class:`Reply`: a completion (text or tool calls, with raw argument strings so malformed
+JSON can be sent), an HTTP error with headers (429 + Retry-After, 500, ...), a delay before answering (client
+timeouts), or raw bytes (truncated JSON). Every request's body and headers are kept in ``requests``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    """How to answer one request."""
+
+    status: int = 200
+    body: Any = None
+    raw: bytes | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+
+
+def completion(content: str | None = "", tool_calls: list[tuple[str, str]] | None = None,
+               prompt_tokens: int = 11, completion_tokens: int = 5, cached_tokens: int = 0) -> Reply:
+    """A chat completion; ``tool_calls`` are (name, raw JSON argument string) pairs."""
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if tool_calls:
+        message["tool_calls"] = [{"id": f"call_{i}", "type": "function",
+                                  "function": {"name": name, "arguments": args}}
+                                 for i, (name, args) in enumerate(tool_calls)]
+    usage: dict[str, Any] = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                             "total_tokens": prompt_tokens + completion_tokens}
+    if cached_tokens:
+        usage["prompt_tokens_details"] = {"cached_tokens": cached_tokens}
+    return Reply(body={"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": "fake",
+                       "choices": [{"index": 0, "message": message,
+                                    "finish_reason": "tool_calls" if tool_calls else "stop"}],
+                       "usage": usage})
+
+
+def error(status: int, message: str = "injected fault", headers: dict[str, str] | None = None) -> Reply:
+    return Reply(status=status, body={"error": {"message": message, "type": "test", "code": status}},
+                 headers=headers or {})
+
+
+Responder = Callable[[dict[str, Any], dict[str, str], int], Reply]
+
+
+class FaultServer:
+    """``with FaultServer(respond) as server: ... server.url ...``"""
+
+    def __init__(self, respond: Responder) -> None:
+        self.respond = respond
+        self.requests: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True
+
+            def log_message(self, format: str, *args: Any) -> None:  # quiet
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                length = int(self.headers.get("content-length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                with outer._lock:
+                    n = len(outer.requests)
+                    outer.requests.append({"body": body, "headers": headers, "path": self.path})
+                reply = outer.respond(body, headers, n)
+                if reply.delay_s:
+                    time.sleep(reply.delay_s)
+                data = reply.raw if reply.raw is not None else json.dumps(reply.body).encode()
+                try:
+                    self.send_response(reply.status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(data)))
+                    for k, v in reply.headers.items():
+                        self.send_header(k, v)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
+                    pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __enter__(self) -> FaultServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def user_prompt(body: dict[str, Any]) -> str:
+    """The first user message of a request (the sample's question; later ones are agent nudges)."""
+    return next((m.get("content") or "" for m in body.get("messages", []) if m.get("role") == "user"), "")
+
+
+def tool_results(body: dict[str, Any]) -> list[dict[str, Any]]:
+    return [m for m in body.get("messages", []) if m.get("role") == "tool"]

@@ -1,0 +1,137 @@
+"""Conditions: tool-set selection, knowledge-injection variants (GeoTemp and a tiny fake task), plug-ins."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from agents.scripted import ScriptedChatModel
+from evals.conditions import (
+    AnswerContext,
+    BaseCondition,
+    NotApplicable,
+    UnknownConditionError,
+    get_condition,
+)
+from evals.records import RunSpec
+from evals.runner import run_all
+from evals.store import RunStore
+from tasks import get_task
+from tasks.records import Message, Parsed, Sample, Score
+from tools.registry import toolset_names
+
+
+def test_tools_conditions_pick_tool_sets() -> None:
+    task = get_task("gpsbench.distance")
+    assert get_condition("tools").toolsets_for(task) == tuple(task.toolsets)
+    everything = get_condition("tools[all]")
+    assert everything.name == "tools[all]" and everything.toolsets_for(task) == tuple(toolset_names())
+    assert get_condition("tools[geodesy]").toolsets_for(task) == ("geodesy",)
+    with pytest.raises(UnknownConditionError, match="cannot be combined"):
+        get_condition("tools[all,geodesy]")
+
+
+def ctx(seed: int = 42) -> AnswerContext:
+    return AnswerContext(model=ScriptedChatModel(script=["FINAL ANSWER: x"]), seed=seed)
+
+
+def test_inject_tz_uses_the_geotemp_variant_of_the_same_item() -> None:
+    task = get_task("geotemp.time_time_place")
+    cond = get_condition("inject-tz")
+    for sample in task.samples(limit=3):
+        asked, scorer = cond.prepare(sample, task, ctx())
+        assert scorer.name == "geotemp.time_time_place.inject_tz"
+        assert asked.id == sample.id.replace(task.name, scorer.name) and asked.target == sample.target
+        assert "(time zone UTC" in asked.prompt and "(time zone UTC" not in sample.prompt
+    replaced, _ = get_condition("replace-city").prepare(sample, task, ctx())
+    assert replaced.target == sample.target and "time zone" in replaced.prompt
+    distance = get_task("gpsbench.distance")
+    with pytest.raises(NotApplicable, match="no 'inject_tz' variant"):
+        cond.prepare(distance.samples(limit=1)[0], distance, ctx())
+
+
+class TinyTask:
+    """A task that offers its own variants through ``variant_sample``."""
+
+    name = "tiny.echo"
+    family = "tiny"
+    toolsets: ClassVar[tuple[str, ...]] = ()
+
+    def samples(self, *, split: str = "test", limit: int | None = None, seed: int = 42) -> list[Sample]:
+        return [Sample(id=f"tiny.echo/test/{i}", task=self.name, messages=(Message(role="user", content=f"say {w}"),),
+                       target=w, meta={"continent": "EU"}) for i, w in enumerate(["alpha", "beta"][:limit])]
+
+    def variant_sample(self, sample: Sample, variant: str) -> Sample | None:
+        if variant != "shout" or sample.target == "beta":
+            return None
+        return sample.model_copy(update={"messages": (Message(role="user", content=sample.prompt.upper()),)})
+
+    def parse(self, text: str, sample: Sample) -> Parsed:
+        return Parsed.success(text, text.strip().lower())
+
+    def score(self, parsed: Parsed, sample: Sample) -> Score:
+        ok = parsed.value == sample.target
+        return Score(correct=ok, value=float(ok))
+
+
+def test_a_plugin_variant_condition_runs_and_reports_not_applicable(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from evals import conditions
+
+    monkeypatch.setitem(conditions._REGISTRY, "shout", lambda name: conditions.VariantCondition(name, "shout"))
+    assert "shout" in conditions.condition_names()
+    task = TinyTask()
+    samples = task.samples()
+    spec = RunSpec(model="scripted/echo", tasks=[task.name], conditions=["intrinsic", "shout"])
+    store = RunStore(tmp_path / "run")
+    store.add_samples(samples)
+    seen: list[str] = []
+
+    def echo(messages, tools):
+        prompt = messages[-1].content
+        seen.append(prompt)
+        return prompt.split()[-1]
+
+    conds = [get_condition("intrinsic"), get_condition("shout")]
+    written = asyncio.run(run_all("r", spec, store, [(s, task) for s in samples], conds,
+                                  ScriptedChatModel(script=echo)))
+    assert written == 4 and "SAY ALPHA" in seen and "SAY BETA" not in seen
+    by = {(r.sample_id, r.condition): r for r in store.results()}
+    shout = by[("tiny.echo/test/0", "shout")]
+    assert shout.status == "ok" and shout.final_text == "ALPHA" and shout.score.correct  # scored on the variant
+    skipped = by[("tiny.echo/test/1", "shout")]
+    assert skipped.status == "not_applicable" and "no 'shout' variant" in skipped.error and skipped.score is None
+    assert asyncio.run(run_all("r", spec, store, [(s, task) for s in samples], conds,
+                               ScriptedChatModel(script=echo))) == 0  # nothing left: n/a counts as done
+
+
+def test_inject_tz_through_the_runner_pairs_on_the_base_ids(tmp_path: Path) -> None:
+    geo = get_task("geotemp.time_time_place")
+    dist = get_task("gpsbench.distance")
+    work = [(s, geo) for s in geo.samples(limit=2)] + [(s, dist) for s in dist.samples(limit=1)]
+    spec = RunSpec(model="scripted/x", tasks=[geo.name, dist.name], conditions=["intrinsic", "inject-tz"])
+    store = RunStore(tmp_path / "run")
+    prompts: list[str] = []
+
+    def answer(messages, tools):
+        prompts.append(messages[-1].content)
+        return "FINAL ANSWER: 10:00 AM"
+
+    asyncio.run(run_all("r", spec, store, work, [get_condition("intrinsic"), get_condition("inject-tz")],
+                        ScriptedChatModel(script=answer)))
+    by = {(r.sample_id, r.condition): r for r in store.results()}
+    for s, _ in work[:2]:
+        r = by[(s.id, "inject-tz")]
+        assert r.status == "ok" and r.task == geo.name and r.meta["asked_sample_id"].startswith(geo.name + ".inject_tz/")
+    assert by[(work[2][0].id, "inject-tz")].status == "not_applicable"
+    assert sum("(time zone UTC" in p for p in prompts) == 2
+
+
+def test_base_condition_defaults() -> None:
+    c = BaseCondition()
+    s = get_task("gpsbench.distance").samples(limit=1)[0]
+    assert c.prepare(s, None, ctx()) == (s, None)  # type: ignore[arg-type]
+    assert c.check(None) is None  # type: ignore[arg-type]

@@ -1,0 +1,68 @@
+"""API keys and authorisation headers never reach the run directory, the cache, or the console."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fault_server import FaultServer, Reply, completion, error, user_prompt
+
+from agents.secrets import MASK, redact
+from evals.compare import main
+from tasks import get_task
+
+KEY = "sk-geogapFAKEkey0123456789abcdefXYZ"
+TASK = "gpsbench.distance"
+
+
+def test_redact_env_values_and_key_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "tok_abcdefgh1234")
+    monkeypatch.setenv("SHORT_TOKEN", "abc")  # too short to be redacted everywhere
+    text = ("auth tok_abcdefgh1234 and Authorization: Bearer abcDEF123456789 and sk-ant-api03-abcdefghijklmnop "
+            "and https://x.test/v1?key=AIzaSyA1234567890abcdefghijklmnopqrstu&alt=json and abc")
+    out = redact(text)
+    for secret in ("tok_abcdefgh1234", "abcDEF123456789", "sk-ant-api03-abcdefghijklmnop", "AIzaSyA1234567890"):
+        assert secret not in out
+    assert out.count(MASK) == 4 and out.endswith("and abc") and "alt=json" in out
+    assert redact("Bearer of bad news") == "Bearer of bad news"  # no token there
+
+
+def test_a_run_with_a_fake_key_leaves_no_trace_of_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
+    prompts = [s.prompt for s in get_task(TASK).samples(limit=3)]
+
+    def respond(body: dict, headers: dict, n: int) -> Reply:
+        auth = headers.get("authorization", "")
+        i = prompts.index(user_prompt(body))
+        if i == 0:  # a provider that echoes the credentials in its error message
+            return error(401, f"Incorrect API key provided: {auth}. You sent {auth.removeprefix('Bearer ')}")
+        if i == 1:  # a model that repeats it in its answer
+            return completion(f"Your header was {auth}; FINAL ANSWER: 5 km")
+        return completion("FINAL ANSWER: 7 km")
+
+    run_dir = tmp_path / "run"
+    with FaultServer(respond) as server:
+        rc = main(["--model", "openai-compatible/fake", "--base-url", server.url + f"?api_key={KEY}",
+                   "--tasks", TASK, "--limit", "3", "--condition", "intrinsic", "--output", str(run_dir),
+                   "--export", "jsonl,csv,parquet"])
+        sent = [r["headers"].get("authorization") for r in server.requests]
+    assert rc == 0
+    assert f"Bearer {KEY}" in sent  # the key was really in play
+    files = [p for p in [*run_dir.rglob("*"), *(tmp_path / "cache").rglob("*")] if p.is_file()]
+    names = {p.name for p in files}
+    assert {"run.sqlite", "results.json", "results.jsonl", "results.csv", "results.parquet", "report.html",
+            "model_calls.sqlite"} <= names
+    fragments = [KEY.encode(), KEY[3:20].encode(), KEY[-16:].encode()]
+    for path in files:
+        data = path.read_bytes()
+        for fragment in fragments:
+            assert fragment not in data, f"{path.name} leaks the key"
+    captured = capsys.readouterr()
+    assert KEY[3:20] not in captured.out + captured.err
+    text = (run_dir / "results.jsonl").read_text()
+    assert "Incorrect API key provided" in text and MASK in text  # the error was kept, the key masked
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = str(pq.read_table(run_dir / "results.parquet").to_pylist())  # compressed: check decoded text too
+    assert "Incorrect API key provided" in table and KEY[3:20] not in table

@@ -1,0 +1,173 @@
+"""The GeoTemp answer extractor and judge: notations, the concluding time, day binding, agreement with labels."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tasks.geotemp.agreement import judge_row, load_labelled, report
+from tasks.geotemp.extract import TimeAnswer, extract_time_answer
+from tasks.geotemp.judge import judge_time
+from tasks.records import Parsed
+
+
+def ans(text: str, **kw: bool) -> TimeAnswer:
+    found = extract_time_answer(text, **kw)
+    assert found.answer is not None, found.reason
+    return found.answer
+
+
+@pytest.mark.parametrize(
+    ("text", "hm"),
+    [
+        ("10:34 AM", (10, 34)), ("10:34 pm", (22, 34)), ("It is 10.34 p.m. there", (22, 34)),
+        ("22:34", (22, 34)), ("22h34", (22, 34)), ("10:34:00", (10, 34)), ("7 PM", (19, 0)), ("7pm", (19, 0)),
+        ("12:05 AM", (0, 5)), ("12:05 PM", (12, 5)), ("00:34 AM", (0, 34)), ("13:52 PM", (13, 52)),
+        ("1949 hours", (19, 49)), ("It will be noon.", (12, 0)), ("It will be midnight", (0, 0)),
+        ("12 noon", (12, 0)), ("12:00 midnight", (0, 0)), ("7:15 in the evening", (19, 15)),
+        ("9:05 in the morning", (9, 5)), ("10:34\u202fAM", (10, 34)), ("**10:34 AM**", (10, 34)),
+        ("It is 11:00 hrs on Monday", (11, 0)), ("10:34 AM CEST", (10, 34)),
+    ],
+)
+def test_clock_notations(text: str, hm: tuple[int, int]) -> None:
+    a = ans(text)
+    assert (a.hour, a.minute) == hm
+
+
+@pytest.mark.parametrize(
+    ("text", "hm"),
+    [
+        ("Current time: 02:32 PM. 02:32 PM + 7 hours = 09:32 PM", (21, 32)),  # operand skipped
+        ("It will be 11:47 PM in Tbilisi, 4 hours from 07:47 PM in Rothera.", (23, 47)),  # reference skipped
+        ("The time in Paris is 10:34 AM (08:34 UTC).", (10, 34)),
+        ("It is 08:34 UTC, which is 10:34 AM in Paris.", (10, 34)),
+        ("The time difference is 5:30 hours, so it is 4:15 PM.", (16, 15)),
+        ("UTC+05:30 applies; the local time is 3:10 PM.", (15, 10)),
+        ("So it's 01:56 PM. (If you meant Ponta Delgada, it would be 03:56 PM.)", (13, 56)),
+        ("Since it's 11:00 AM in Oslo, it is 7:00 PM in Tokyo.", (19, 0)),
+    ],
+)
+def test_the_concluding_time_is_chosen(text: str, hm: tuple[int, int]) -> None:
+    a = ans(text)
+    assert (a.hour, a.minute) == hm
+
+
+def test_utc_time_is_kept_when_the_asked_zone_is_utc() -> None:
+    assert (ans("It is 3:00 PM in Lisbon, that is 14:00 GMT.", utc_target=True).hour) == 14
+    assert (ans("It is 3:00 PM in Lisbon, that is 14:00 GMT.").hour) == 15
+
+
+def test_final_answer_line_wins_and_falls_back_to_text() -> None:
+    a = ans("Steps: 08:00 AM + 2 h = 10:00 AM ... wait, DST.\nFINAL ANSWER: 11:00 AM, Monday, June 19, 2023")
+    assert (a.hour, a.dates, a.weekday, a.source) == (11, ((2023, 6, 19),), 0, "final_answer")
+    b = ans("FINAL ANSWER: hh:mm AM/PM, Weekday, Month Day, Year\nFINAL ANSWER: 09:15 PM, Friday, May 5, 2023")
+    assert (b.hour, b.minute) == (21, 15)
+    c = ans("It will be 6:40 AM tomorrow.\nFINAL ANSWER: see above")
+    assert (c.hour, c.day_shift, c.source) == (6, 1, "text")
+    d = ans("FINAL ANSWER:\n10:34 AM on Monday, June 19th, 2023")
+    assert (d.hour, d.dates[0][1:]) == (10, (6, 19))
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("10:34 AM on June 19th, 2023", ((2023, 6, 19),)),
+        ("Monday, June 19, 10:34 AM", ((None, 6, 19),)),
+        ("10:34 on 19 June 2023", ((2023, 6, 19),)),
+        ("10:34 AM, the 19th of June", ((None, 6, 19),)),
+        ("2023-06-19 10:34", ((2023, 6, 19),)),
+        ("10:34 on 19.06.2023", ((2023, 6, 19),)),
+        ("10:34 AM on 06/19/2023", ((2023, 6, 19),)),
+        ("10:34 AM on 06/07/2023", ((2023, 6, 7), (2023, 7, 6))),
+        ("Sep. 3rd at 10:34 AM", ((None, 9, 3),)),
+        ("June 18th at 09:34 PM in 2023", ((None, 6, 18),)),
+    ],
+)
+def test_dates_beside_the_time(text: str, dates: tuple[tuple[int | None, int, int], ...]) -> None:
+    assert ans(text).dates == dates
+
+
+def test_day_information_binds_to_the_answer_sentence() -> None:
+    a = ans("Today is Monday, June 19th in Lima. In Tokyo it will be 03:00 AM the next day.")
+    assert a.dates == () and a.day_shift == 1 and a.weekday is None
+    b = ans("It is 10:00 PM on Friday, June 23rd in Chicago. So in Berlin it is 05:00 AM on Saturday, June 24th.")
+    assert b.dates == ((None, 6, 24),) and b.weekday == 5
+    c = ans("The answer is 07:10 AM.\nDate: Wednesday, December 20, 2023")
+    assert c.dates == ((2023, 12, 20),)
+    d = ans("You may 5 times check: it is 10:00 AM.")
+    assert d.dates == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "I cannot know the current time.", "It is 3 hours ahead.", ":04 PM on Thursday",
+     "It could be 3:00 PM or 4:00 PM.", "FINAL ANSWER: 10:00 AM or 11:00 AM", "UTC+5:30"],
+)
+def test_no_single_answer_is_a_failure_with_a_reason(text: str) -> None:
+    found = extract_time_answer(text)
+    assert found.answer is None and found.reason
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300))
+def test_never_raises_on_random_text(text: str) -> None:
+    found = extract_time_answer(text)
+    if found.answer is not None:
+        assert 0 <= found.answer.hour <= 23 and 0 <= found.answer.minute <= 59
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["10:34", " AM", " PM", " on", " June", " 19th", ",", " 2023", " UTC", "+", "-",
+                                 " 5", " hours", "(", ")", " FINAL ANSWER:", "\n", " noon", " midnight", ".", "/",
+                                 "12", " or", " next day", " Monday", " from", " is", " 0", "3"]), max_size=30))
+def test_never_raises_on_time_like_text(parts: list[str]) -> None:
+    found = extract_time_answer("".join(parts))
+    assert found.answer is not None or found.reason
+
+
+def _judge(text: str, gold: str, start: str) -> bool:
+    found = extract_time_answer(text)
+    parsed = (Parsed.success(text, found.answer.model_dump()) if found.answer else Parsed.failure(text, found.reason))
+    return judge_time(parsed, {"datetime": gold}, start).correct
+
+
+def test_judge_day_rules() -> None:
+    gold, start = "2023-06-20T03:00", "2023-06-19T20:00"
+    assert _judge("03:00 AM", gold, start)  # no day stated: time decides
+    assert _judge("03:00 AM on June 20th", gold, start)
+    assert not _judge("03:00 AM on June 19th", gold, start)
+    assert not _judge("03:00 AM on June 20th, 2024", gold, start)
+    assert _judge("03:00 AM the next day", gold, start)
+    assert not _judge("03:00 AM the same day", gold, start)
+    assert _judge("Tuesday at 03:00 AM", gold, start)
+    assert not _judge("Monday at 03:00 AM", gold, start)
+    assert _judge("Monday, June 20th at 03:00 AM", gold, start)  # wrong weekday beside the right date tolerated
+    assert not _judge("03:00 PM on June 20th", gold, start)
+    assert not _judge("3:00 on June 20th", "2023-06-20T15:00", start)  # no AM/PM: read as 24-hour
+
+
+def test_judge_error_minutes() -> None:
+    found = extract_time_answer("04:10 AM on June 21st")
+    parsed = Parsed.success("x", found.answer.model_dump())
+    score = judge_time(parsed, {"datetime": "2023-06-20T03:00"}, "2023-06-19T20:00")
+    assert not score.correct and score.error == 24 * 60 + 70 and score.error_unit == "minutes"
+    clock_only = judge_time(Parsed.success("x", ans("11:30 PM").model_dump()), {"datetime": "2023-06-20T00:30"},
+                            "2023-06-19T20:00")
+    assert clock_only.error == 60.0
+    failed = judge_time(Parsed.failure("x", "none"), {"datetime": "2023-06-20T00:30"}, "2023-06-19T20:00")
+    assert failed.parse_failed and not failed.correct
+
+
+def test_labelled_set_is_large_varied_and_agrees_with_the_extractor() -> None:
+    rows = load_labelled()
+    assert len(rows) >= 300
+    assert len({r["id"] for r in rows}) == len(rows)
+    assert {r["task"] for r in rows} == {"verification", "time_time", "time_place", "time_time_place"}
+    sources = {r["source"].split(":")[0] for r in rows}
+    assert sources == {"handwritten", "paper", "model"}
+    positives = sum(bool(r["label"]) for r in rows)
+    assert 0.3 < positives / len(rows) < 0.8
+    verdicts = [judge_row(r) for r in rows]
+    agreement = sum(v.agrees for v in verdicts) / len(verdicts)
+    assert agreement >= 0.99, report(verdicts)

@@ -1,0 +1,245 @@
+"""GTR gold answers recomputed independently from the prompt text alone: the map, roads and observations are
+read back with regular expressions, bearings come from pyproj on a sphere, shortest paths from a plain
+Dijkstra written here. Every gold option must follow from the text, and every distractor must not."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import pytest
+from pyproj import Geod
+
+from tasks import get_task
+from tasks.records import Sample
+
+SIZE = 12
+SPHERE = Geod(a=6_371_000.0, b=6_371_000.0)
+CAM_RE = re.compile(r"^(C\d{3}): (-?\d+\.\d+), (-?\d+\.\d+), faces ([NESW]{1,2})$", re.M)
+ROAD_RE = re.compile(r"(C\d{3})-(C\d{3}) (\d+)")
+OBS_RE = re.compile(r"(C\d{3}): in view from ([\d.]+) s to ([\d.]+) s, heading (\d+)°, speed ([\d.]+) m/s")
+CLIP_RE = re.compile(r"Clip \d+: (C\d{3}): heading (\d+)°, speed ([\d.]+) m/s")
+TARGET_RE = re.compile(r"last seen by (C\d{3}) from ([\d.]+) s to ([\d.]+) s, heading (\d+)°, speed ([\d.]+) m/s; "
+                       r"it heads for camera (C\d{3})")
+RANGE_RE = re.compile(r"speed stayed between ([\d.]+) and ([\d.]+) m/s")
+OPTION_RE = re.compile(r"^([A-Z])\. (.+)$", re.M)
+SEG_RE = re.compile(r"(C\d{3}) \[([\d.]+), ([\d.]+)\]")
+COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+
+@dataclass
+class Scene:
+    radius: float
+    pos: dict[str, tuple[float, float]]
+    area: dict[str, int]
+    adj: dict[str, dict[str, int]]
+    options: list[str]
+    text: str
+
+    def bearing(self, a: str, b: str) -> int:
+        (la1, lo1), (la2, lo2) = self.pos[a], self.pos[b]
+        return round(SPHERE.inv(lo1, la1, lo2, la2)[0] % 360) % 360
+
+    def dijkstra(self, a: str) -> tuple[dict[str, float], dict[str, str]]:
+        dist, prev, todo = {c: math.inf for c in self.adj}, {}, set(self.adj)
+        dist[a] = 0
+        while todo:
+            u = min(todo, key=lambda c: (dist[c], c))
+            todo.remove(u)
+            for v, w in self.adj[u].items():
+                if dist[u] + w < dist[v]:
+                    dist[v], prev[v] = dist[u] + w, u
+        return dist, prev
+
+    def shortest(self, a: str, b: str) -> list[str]:
+        _, prev = self.dijkstra(a)
+        path = [b]
+        while path[-1] != a:
+            path.append(prev[path[-1]])
+        return path[::-1]
+
+    def expand(self, waypoints: list[str]) -> list[str]:
+        out = [waypoints[0]]
+        for a, b in zip(waypoints, waypoints[1:], strict=False):
+            out += [b] if b in self.adj[a] else self.shortest(a, b)[1:]
+        return out
+
+    def length(self, path: list[str]) -> int:
+        return sum(self.adj[a][b] for a, b in zip(path, path[1:], strict=False))
+
+    def is_path(self, path: list[str]) -> bool:
+        return all(c in self.adj for c in path) and all(
+            b in self.adj[a] for a, b in zip(path, path[1:], strict=False))
+
+
+def read(s: Sample) -> Scene:
+    text = s.prompt
+    pos, area, current = {}, {}, 1
+    for line in text.splitlines():
+        if line.startswith("Area 2"):
+            current = 2
+        m = CAM_RE.match(line)
+        if m:
+            pos[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+            area[m.group(1)] = current
+    adj: dict[str, dict[str, int]] = {c: {} for c in pos}
+    for a, b, length in ROAD_RE.findall(text):
+        adj[a][b] = adj[b][a] = int(length)
+    radius = float(re.search(r"sees (\d+(?:\.\d+)?) m around it", text).group(1))
+    block = text.split("\nOptions:\n", 1)[1].split("\n\n", 1)[0]
+    return Scene(radius, pos, area, adj, [m.group(2) for m in OPTION_RE.finditer(block)], text)
+
+
+def mid(a: float, b: float) -> float:
+    return (a + b) / 2
+
+
+def gold_letter(s: Sample) -> int:
+    return int(s.target["index"])
+
+
+def seen(t: float, v: float, r: float) -> tuple[float, float]:
+    return round(t - r / v, 1), round(t + r / v, 1)
+
+
+def iou(a: tuple[float, float], b: tuple[float, float]) -> float:
+    inter = max(0.0, min(a[1], b[1]) - max(a[0], b[0]))
+    return inter / ((a[1] - a[0]) + (b[1] - b[0]) - inter)
+
+
+def segments(option: str) -> list[tuple[str, tuple[float, float]]]:
+    return [(c, (float(x), float(y))) for c, x, y in SEG_RE.findall(option)]
+
+
+def close(pred: list[tuple[str, tuple[float, float]]], option: str) -> bool:
+    segs = segments(option)
+    return [c for c, _ in segs] == [c for c, _ in pred] and all(
+        abs(a - b) <= 0.051 for (_, x), (_, y) in zip(segs, pred, strict=True) for a, b in zip(x, y, strict=True))
+
+
+def samples(name: str) -> list[Sample]:
+    return get_task(name, size=SIZE).generate(seed=11, size=SIZE)
+
+
+def test_map_is_real_and_consistent() -> None:
+    for s in samples("gtr.geo_location") + samples("gtr.next_spot"):
+        sc = read(s)
+        outdoor = s.meta["setting"] == "outdoor"
+        assert len([c for c in sc.area if sc.area[c] == 1]) == 12 and len(sc.area) == 15
+        for a, nbrs in sc.adj.items():
+            for b, length in nbrs.items():
+                (la1, lo1), (la2, lo2) = sc.pos[a], sc.pos[b]
+                direct = SPHERE.inv(lo1, la1, lo2, la2)[2]
+                assert direct - 1 <= length <= direct * (1.2 if outdoor else 1.1) + 1, (a, b)
+                assert sc.area[a] == sc.area[b]
+        for cam, a, b, heading, v in OBS_RE.findall(sc.text):
+            assert int(heading) in [sc.bearing(cam, n) for n in sc.adj[cam]]
+            assert float(b) - float(a) == pytest.approx(2 * sc.radius / float(v), abs=0.11)
+
+
+def test_geo_location_gold_fits_time_and_distractors_do_not() -> None:
+    for s in samples("gtr.geo_location"):
+        sc = read(s)
+        (a, a0, a1, *_), (b, b0, b1, *_) = OBS_RE.findall(sc.text)
+        vmin, vmax = map(float, RANGE_RE.search(sc.text).groups())
+        dt = mid(float(b0), float(b1)) - mid(float(a0), float(a1))
+        paths = [[a, *o.split(" → "), b] for o in sc.options]
+        fits = [i for i, p in enumerate(paths) if sc.is_path(p) and len(set(p)) == len(p)
+                and sc.length(p) / vmax <= dt <= sc.length(p) / vmin]
+        assert fits == [gold_letter(s)], s.id
+
+
+def test_arrival_interval_gold_is_the_only_reachable_interval() -> None:
+    for s in samples("gtr.arrival_interval"):
+        sc = read(s)
+        (a, a0, a1, *_), _ = OBS_RE.findall(sc.text)
+        vmin, vmax = map(float, RANGE_RE.search(sc.text).groups())
+        route = re.search(r"it went ((?:C\d{3}(?: → )?)+)", sc.text).group(1).split(" → ")
+        x = re.search(r"did camera (C\d{3}) see it", sc.text).group(1)
+        d = sc.length(route[:route.index(x) + 1])
+        t0 = mid(float(a0), float(a1))
+        lo, hi = t0 + d / vmax - sc.radius / vmax, t0 + d / vmin + sc.radius / vmin
+        hits = [i for i, o in enumerate(sc.options) if min(hi, float(o[1:-1].split(", ")[1])) >
+                max(lo, float(o[1:-1].split(", ")[0]))]
+        assert hits == [gold_letter(s)], s.id
+
+
+def test_motion_state_gold_heading_distance_speed() -> None:
+    for s in samples("gtr.motion_state"):
+        sc = read(s)
+        (a, a0, a1, *_), (b, b0, b1, *_) = OBS_RE.findall(sc.text)
+        route = re.search(r"it went ((?:C\d{3}(?: → )?)+)", sc.text).group(1).rstrip(".").split(" → ")
+        x = re.search(r"passed camera (C\d{3})", sc.text).group(1)
+        k = route.index(x)
+        heading = COMPASS[int(((sc.bearing(x, route[k + 1]) + 22.5) % 360) // 45)]
+        dist = sc.length(route[:k + 1])
+        avg = sc.length(route) / (mid(float(b0), float(b1)) - mid(float(a0), float(a1)))
+        m = re.compile(r"heading (\w+), speed ([\d.]+) m/s, (\d+) m from")
+        hits = [i for i, o in enumerate(sc.options) if (g := m.match(o)) and g.group(1) == heading
+                and int(g.group(3)) == dist and 0.7 <= float(g.group(2)) / avg <= 1.45]
+        assert hits == [gold_letter(s)], s.id
+
+
+def consistent(sc: Scene, order: list[str], headings: dict[str, int]) -> bool:
+    """Every camera but the last is left, on the route through the cameras in this order, by its heading."""
+    route, pos = sc.expand(order), 0
+    for c in order[:-1]:
+        pos = route.index(c, pos)
+        if sc.bearing(c, route[pos + 1]) != headings[c]:
+            return False
+    return True
+
+
+def test_causal_reordering_gold_is_the_order_the_headings_allow() -> None:
+    for s in samples("gtr.causal_reordering"):
+        sc = read(s)
+        headings = {c: int(h) for c, h, _ in CLIP_RE.findall(sc.text)}
+        orders = [o.split(" → ") for o in sc.options]
+        assert [i for i, o in enumerate(orders) if consistent(sc, o, headings)] == [gold_letter(s)], s.id
+        gold = orders[gold_letter(s)]
+        assert sc.length(sc.expand(gold)) == sc.dijkstra(gold[0])[0][gold[-1]]  # on one shortest route
+
+
+def test_next_spot_gold_from_heading_and_speed() -> None:
+    for s in samples("gtr.next_spot"):
+        sc = read(s)
+        cam, s0, s1, heading, v = OBS_RE.findall(sc.text)[-1]
+        nxt = [n for n in sc.adj[cam] if sc.bearing(cam, n) == int(heading)]
+        assert len(nxt) == 1
+        t = mid(float(s0), float(s1)) + sc.adj[cam][nxt[0]] / float(v)
+        pred = [(nxt[0], seen(t, float(v), sc.radius))]
+        assert [i for i, o in enumerate(sc.options) if close(pred, o)] == [gold_letter(s)], s.id
+
+
+def test_trajectory_forecast_gold_from_average_speed() -> None:
+    for s in samples("gtr.trajectory_forecast"):
+        sc = read(s)
+        obs = OBS_RE.findall(sc.text)
+        (c1, a0, a1, *_), (cl, b0, b1, *_) = obs[0], obs[-1]
+        z = re.search(r"heading for camera (C\d{3})", sc.text).group(1)
+        t0, t1 = mid(float(a0), float(a1)), mid(float(b0), float(b1))
+        v = sc.dijkstra(c1)[0][cl] / (t1 - t0)
+        route = sc.shortest(cl, z)
+        pred = [(c, seen(t1 + sc.length(route[:i + 1]) / v, v, sc.radius)) for i, c in enumerate(route) if i]
+        assert [i for i, o in enumerate(sc.options) if close(pred, o)] == [gold_letter(s)], s.id
+
+
+def test_multi_target_gold_is_the_only_joint_view() -> None:
+    for s in samples("gtr.multi_target"):
+        sc = read(s)
+        views = []
+        for cam, s0, s1, heading, v, dest in TARGET_RE.findall(sc.text):
+            route = sc.shortest(cam, dest)
+            assert sc.bearing(cam, route[1]) == int(heading)
+            t = mid(float(s0), float(s1))
+            views.append({c: seen(t + sc.length(route[:i + 1]) / float(v), float(v), sc.radius)
+                          for i, c in enumerate(route) if i})
+        joint = [(c, (max(views[0][c][0], views[1][c][0]), min(views[0][c][1], views[1][c][1])))
+                 for c in views[0] if c in views[1]]
+        joint = [(c, iv) for c, iv in joint if iv[1] > iv[0]]
+        assert len(joint) == 1
+        assert [i for i, o in enumerate(sc.options) if close(joint, o)] == [gold_letter(s)], s.id
+        for i, o in enumerate(sc.options):  # no distractor is a near copy of the gold
+            if i != gold_letter(s) and segments(o)[0][0] == joint[0][0]:
+                assert iou(segments(o)[0][1], joint[0][1]) <= 0.86

@@ -1,0 +1,98 @@
+"""ST-IoU and the GTR scorers on hand-made cases: identical, partial overlap, wrong camera, disjoint."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tasks.gtr.scoring import interval_iou, score_forecast, score_mcq, segment_st_iou, st_iou, time_error_s
+from tasks.records import Message, Parsed, Sample
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ((10.0, 20.0), (10.0, 20.0), 1.0),  # identical
+        ((0.0, 10.0), (5.0, 15.0), 5 / 15),  # partial overlap
+        ((2.0, 4.0), (0.0, 10.0), 0.2),  # contained
+        ((0.0, 10.0), (20.0, 30.0), 0.0),  # disjoint
+        ((0.0, 10.0), (10.0, 20.0), 0.0),  # touching at one instant
+        ((20.0, 10.0), (10.0, 20.0), 1.0),  # endpoints in either order
+        ((5.0, 5.0), (5.0, 5.0), 1.0),  # the same instant
+        ((5.0, 5.0), (0.0, 10.0), 0.0),  # an instant has no area
+    ],
+)
+def test_interval_iou(a: tuple[float, float], b: tuple[float, float], expected: float) -> None:
+    assert interval_iou(a, b) == pytest.approx(expected)
+    assert interval_iou(b, a) == pytest.approx(expected)
+
+
+def test_segment_needs_the_right_camera() -> None:
+    assert segment_st_iou(("C101", (0.0, 10.0)), ("C101", (5.0, 15.0))) == pytest.approx(1 / 3)
+    assert segment_st_iou(("c101", (0.0, 10.0)), ("C101", (0.0, 10.0))) == 1.0  # ids are case-insensitive
+    assert segment_st_iou(("C102", (0.0, 10.0)), ("C101", (0.0, 10.0))) == 0.0  # wrong camera, perfect time
+    assert segment_st_iou(("C101", None), ("C101", (0.0, 10.0))) == 0.0  # no interval given
+
+
+def test_trajectory_averages_over_segments_and_charges_missing_and_extra() -> None:
+    gold = [("C101", (0.0, 10.0)), ("C102", (20.0, 30.0))]
+    assert st_iou(gold, gold) == 1.0
+    assert st_iou([("C101", (0.0, 10.0)), ("C109", (20.0, 30.0))], gold) == pytest.approx(0.5)
+    assert st_iou([("C101", (0.0, 10.0)), ("C102", (25.0, 35.0))], gold) == pytest.approx((1 + 5 / 15) / 2)
+    assert st_iou([("C101", (0.0, 10.0))], gold) == pytest.approx(0.5)  # missing segment
+    assert st_iou([*gold, ("C103", (40.0, 50.0))], gold) == pytest.approx(2 / 3)  # extra segment
+    assert st_iou([("C102", (20.0, 30.0)), ("C101", (0.0, 10.0))], gold) == 0.0  # order matters
+    assert st_iou([], gold) == 0.0
+
+
+def test_time_error_only_counts_right_cameras() -> None:
+    gold = [("C101", (0.0, 10.0)), ("C102", (20.0, 30.0))]
+    assert time_error_s([("C101", (2.0, 12.0)), ("C109", (0.0, 1.0))], gold) == pytest.approx(2.0)
+    assert time_error_s([("C109", (0.0, 10.0))], gold) is None
+
+
+@given(st.floats(-1e4, 1e4), st.floats(0, 1e3), st.floats(-1e4, 1e4), st.floats(0, 1e3))
+def test_iou_is_a_symmetric_fraction(s1: float, w1: float, s2: float, w2: float) -> None:
+    v = interval_iou((s1, s1 + w1), (s2, s2 + w2))
+    assert 0.0 <= v <= 1.0 + 1e-12
+    assert v == pytest.approx(interval_iou((s2, s2 + w2), (s1, s1 + w1)))
+
+
+def forecast_sample() -> Sample:
+    options = [[["C101", [0.0, 10.0]]], [["C101", [5.0, 15.0]]], [["C102", [0.0, 10.0]]], [["C555", [0.0, 10.0]]],
+               [["C101", [30.0, 40.0]]]]
+    return Sample(id="gtr.next_spot/test/00000", task="gtr.next_spot", messages=(Message(role="user", content="?"),),
+                  target={"index": 0, "letter": "A", "segments": options[0]},
+                  choices=tuple(f"{o[0][0]} [{o[0][1][0]}, {o[0][1][1]}]" for o in options),
+                  payload={"option_segments": options})
+
+
+@pytest.mark.parametrize(
+    ("value", "correct", "st"),
+    [
+        ({"choice": 0, "segments": [["C101", [0.0, 10.0]]]}, True, 1.0),  # identical
+        ({"choice": 1, "segments": [["C101", [5.0, 15.0]]]}, False, 1 / 3),  # right camera, partial overlap
+        ({"choice": 2, "segments": [["C102", [0.0, 10.0]]]}, False, 0.0),  # wrong camera
+        ({"choice": 4, "segments": [["C101", [30.0, 40.0]]]}, False, 0.0),  # disjoint interval (option E)
+        ({"choice": None, "segments": [["C101", [0.5, 10.0]]]}, True, 0.95),  # free answer nearest the gold
+        ({"choice": None, "segments": [["C101", [4.0, 14.0]]]}, False, 6 / 14),  # free answer nearest option B
+        ({"choice": None, "segments": [["C999", [0.0, 10.0]]]}, False, 0.0),  # matches no option at all
+    ],
+)
+def test_score_forecast_reports_st_iou_and_mcq(value: dict, correct: bool, st: float) -> None:
+    s = forecast_sample()
+    score = score_forecast(Parsed.success("x", value), s)
+    assert score.correct is correct
+    assert score.value == pytest.approx(st)
+    assert score.error_unit == "s"
+
+
+def test_parse_failure_scores_zero() -> None:
+    s = forecast_sample()
+    score = score_forecast(Parsed.failure("blah", "no FINAL ANSWER line"), s)
+    assert (score.correct, score.value, score.parse_failed) == (False, 0.0, True)
+    mcq = score_mcq(Parsed.failure("blah", "no FINAL ANSWER line"), s)
+    assert (mcq.correct, mcq.parse_failed) == (False, True)
+    assert score_mcq(Parsed.success("x", {"choice": 4}), s).correct is False
+    assert score_mcq(Parsed.success("x", {"choice": 0}), s).value == 1.0
