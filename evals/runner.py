@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import traceback
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from langchain_core.language_models import BaseChatModel
 
@@ -30,6 +31,7 @@ from tasks.base import Task
 from tasks.records import Parsed, Sample, Score
 
 ProgressFn = Callable[[SampleResult], None]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class Endpoint:
     caller: ModelCaller
 
 
-EndpointFactory = Callable[[int], Endpoint]
+EndpointFactory = Callable[[int], "Endpoint | BaseChatModel"]
 
 
 def retry_policy(spec: RunSpec) -> RetryPolicy:
@@ -139,15 +141,42 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
     )
 
 
+def _pending_iter(done: set[tuple[str, str, int]], work: list[tuple[Sample, Task]], cond: Condition,
+                  epochs: int) -> Iterator[tuple[Sample, Task, Condition, int]]:
+    return ((s, t, cond, e) for e in range(epochs) for s, t in work if (s.id, cond.name, e) not in done)
+
+
 def pending(store: RunStore, work: list[tuple[Sample, Task]], conditions: list[Condition],
             epochs: int) -> list[tuple[Sample, Task, Condition, int]]:
     """Every (sample, task, condition, epoch) without a completed result, conditions in order."""
     done = store.completed()
-    return [(s, t, c, e) for c in conditions for e in range(epochs) for s, t in work if (s.id, c.name, e) not in done]
+    return [item for c in conditions for item in _pending_iter(done, work, c, epochs)]
 
 
 def pending_count(store: RunStore, work: list[tuple[Sample, Task]], conditions: list[Condition], epochs: int) -> int:
-    return len(pending(store, work, conditions, epochs))
+    done = store.completed()
+    return sum(1 for c in conditions for _ in _pending_iter(done, work, c, epochs))
+
+
+def resolve_endpoint(model: BaseChatModel | EndpointFactory, spec: RunSpec, epoch: int) -> Endpoint:
+    """The endpoint of one epoch: ``model`` itself with a default caller, or what the factory gives."""
+    if isinstance(model, BaseChatModel):
+        return Endpoint(model, ModelCaller(retry_policy(spec)))
+    made = model(epoch)
+    return made if isinstance(made, Endpoint) else Endpoint(made, ModelCaller(retry_policy(spec)))
+
+
+async def drain(items: Iterator[T], size: int, work: Callable[[T], Awaitable[None]]) -> None:
+    """Run ``work`` on every item with at most ``size`` in flight: ``size`` workers pull from one iterator, so
+    memory stays flat whatever the number of items (no coroutine per item is created up front)."""
+
+    async def worker() -> None:
+        for item in items:
+            await work(item)
+
+    async with asyncio.TaskGroup() as group:
+        for _ in range(max(1, size)):
+            group.create_task(worker())
 
 
 async def run_all(run_id: str, spec: RunSpec, store: RunStore, work: list[tuple[Sample, Task]],
@@ -156,31 +185,25 @@ async def run_all(run_id: str, spec: RunSpec, store: RunStore, work: list[tuple[
     """Run every missing (sample, condition, epoch); returns how many results were written.
 
     ``model`` is a chat model (used for every epoch, with a default caller) or a factory giving each epoch's
-    :class:`Endpoint`.
+    :class:`Endpoint` (or chat model). At most ``spec.max_connections`` samples are in flight.
     """
-    todo = pending(store, work, conditions, spec.epochs)
+    done = store.completed()
     tries = store.attempts()
-    sem = asyncio.Semaphore(max(1, spec.max_connections))
     endpoints: dict[int, Endpoint] = {}
-
-    def endpoint(epoch: int) -> Endpoint:
-        if epoch not in endpoints:
-            endpoints[epoch] = model(epoch) if callable(model) and not isinstance(model, BaseChatModel) else Endpoint(
-                model, ModelCaller(retry_policy(spec)))
-        return endpoints[epoch]
-
     written = 0
 
-    async def one(sample: Sample, task: Task, cond: Condition, epoch: int) -> None:
+    async def one(item: tuple[Sample, Task, Condition, int]) -> None:
         nonlocal written
-        async with sem:
-            result = await answer_sample(run_id, spec, sample, task, cond, endpoint(epoch), epoch, prices=prices,
-                                         attempts=tries.get((sample.id, cond.name, epoch), 0) + 1)
+        sample, task, cond, epoch = item
+        if epoch not in endpoints:
+            endpoints[epoch] = resolve_endpoint(model, spec, epoch)
+        result = await answer_sample(run_id, spec, sample, task, cond, endpoints[epoch], epoch, prices=prices,
+                                     attempts=tries.get((sample.id, cond.name, epoch), 0) + 1)
         store.add_result(result)
         written += 1
         if on_result:
             on_result(result)
 
-    for cond in conditions:
-        await asyncio.gather(*(one(s, t, c, e) for s, t, c, e in todo if c is cond))
+    for cond in conditions:  # one condition after another: a local server keeps its prompt cache warm
+        await drain(_pending_iter(done, work, cond, spec.epochs), spec.max_connections, one)
     return written

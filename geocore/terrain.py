@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -144,7 +144,7 @@ def natural_regions_at(lat: float, lon: float) -> list[NaturalRegion]:
 
 
 @cache
-def _globe():  # type: ignore[no-untyped-def]
+def _globe() -> Any:
     from global_land_mask import globe  # importing takes seconds: do it on first use
 
     return globe

@@ -48,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    viewer.warm_up()
     url = url_of(server)
     print(f"Serving {len(viewer.runs)} run(s) at {url}  (Ctrl-C to stop)", flush=True)
     if args.open:

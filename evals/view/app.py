@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,20 @@ class Viewer:
         self.runs: dict[str, RunHandle] = make_handles(run_dirs)
         self.link = ServerLinker()
         self.wait_s = wait_s
+
+    def warm_up(self) -> None:
+        """Build every run's sample index and start its summary in background threads (the server calls this
+        at start, so the first pages open fast)."""
+        for run in self.runs.values():
+            threading.Thread(target=self._warm, args=(run,), daemon=True, name=f"viewer-warm-{run.rid}").start()
+
+    @staticmethod
+    def _warm(run: RunHandle) -> None:
+        try:
+            run.summary(wait_s=0)
+            run.index()
+        except Exception:  # noqa: BLE001 - the page that needs it will show the error
+            log.warning("could not prepare %s\n%s", run.dir, traceback.format_exc())
 
     def handle(self, target: str) -> Response:
         """Answer a GET for ``target`` (path and query string); never raises."""

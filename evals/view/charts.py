@@ -21,7 +21,7 @@ def _plottable(g: dict | None) -> bool:
     return bool(g and g.get("n_paired")) and all(isinstance(v, int | float) and math.isfinite(v) for v in values)
 
 
-def gap_chart(comparisons: list[TaskComparison], compared: list[str], width: int = 760) -> Safe:
+def gap_chart(comparisons: list[TaskComparison], compared: list[str], width: int = 860) -> Safe:
     """A forest plot of the gaps with 95 % intervals; empty when no task has a gap."""
     rows = [(c.task, cond, c.gap[cond]) for c in comparisons for cond in compared
             if c.gap and _plottable(c.gap.get(cond))]

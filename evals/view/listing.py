@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -79,11 +79,12 @@ class Row:
     parse_failure: bool = False
     error: bool = False
 
-    def __post_init__(self) -> None:
-        cells = [c for c in (self.a, self.b) if c is not None]
-        self.outcome = classify(self.a, self.b)
-        self.parse_failure = any(c.parse_failed for c in cells)
-        self.error = any(c.failed for c in cells)
+    @classmethod
+    def of(cls, sample_id: str, epoch: int, task: str, a: Cell | None, b: Cell | None) -> Row:
+        """A row with its outcome and flags worked out."""
+        return cls(sample_id, epoch, task, a, b, classify(a, b),
+                   bool((a is not None and a.parse_failed) or (b is not None and b.parse_failed)),
+                   bool((a is not None and a.status == "error") or (b is not None and b.status == "error")))
 
     @property
     def family(self) -> str:
@@ -195,6 +196,7 @@ class RunIndex:
         self._rows: dict[str, list[Row]] = {}
         self._sorted: dict[tuple[str, str], list[Row]] = {}
         self._lock = threading.RLock()
+        self._counts: dict[tuple[str, str], Counter[str]] = {}
         self._selections: OrderedDict[tuple, tuple[list[Row], dict[str, int], dict[tuple[str, int], int]]] = \
             OrderedDict()
 
@@ -218,10 +220,19 @@ class RunIndex:
     def _rows_of(self, vs: str) -> list[Row]:
         if vs not in self._rows:
             self._rows[vs] = [
-                Row(sid, epoch, self.task_of[sid], cells.get(self.baseline), cells.get(vs))
+                Row.of(sid, epoch, self.task_of[sid], cells.get(self.baseline), cells.get(vs))
                 for (sid, epoch), cells in sorted(self.by_key.items())
             ]
         return self._rows[vs]
+
+    def counts_by(self, vs: str | None, key: str) -> Counter[str]:
+        """Rows per task (``key="task"``) or per family, for the pair (baseline, ``vs``); cached."""
+        vs = self.resolve_vs(vs)
+        with self._lock:
+            if (vs, key) not in self._counts:
+                rows = self._rows_of(vs)
+                self._counts[(vs, key)] = Counter(r.task if key == "task" else family_of(r.task) for r in rows)
+            return self._counts[(vs, key)]
 
     def sorted_rows(self, vs: str | None, sort: str) -> list[Row]:
         key = (self.resolve_vs(vs), sort)

@@ -94,6 +94,8 @@ table.grid{width:100%}
 .grid th{font-size:12px;color:var(--muted);font-weight:600;background:var(--soft);white-space:nowrap}
 .grid td.num,.grid th.num{text-align:right}
 .grid tbody tr:hover{background:#f6f9fc}
+.samples tr.r-gained td:first-child{box-shadow:inset 3px 0 var(--gain)}
+.samples tr.r-lost td:first-child{box-shadow:inset 3px 0 var(--lose)}
 .grid tr.pooled td{border-top:2px solid var(--line);background:#fbfcfd}
 .grid th.group{text-align:center;border-left:2px solid var(--line)}
 .grid .lb{border-left:2px solid var(--line)}
@@ -113,7 +115,7 @@ background:var(--none-bg);color:var(--none);border:1px solid transparent}
 .bar{display:inline-block;width:64px;height:7px;background:var(--none-bg);border-radius:4px;vertical-align:middle;
 margin-right:6px;position:relative;overflow:hidden}.bar i{position:absolute;left:0;top:0;bottom:0;background:#8c959f}
 .bar i.t{background:var(--accent)}
-.chips{display:flex;flex-wrap:wrap;gap:6px;margin:8px 0}
+.chips{display:flex;flex-wrap:wrap;gap:6px;margin:8px 0;align-items:center}
 .chip{border:1px solid var(--line);border-radius:14px;padding:2px 10px;font-size:13px;color:var(--fg);background:#fff}
 .chip:hover{text-decoration:none;border-color:#8c959f}.chip.on{border-color:var(--fg);box-shadow:inset 0 0 0 1px var(--fg)}
 .chip .n{color:var(--muted);margin-left:4px}

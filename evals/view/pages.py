@@ -39,7 +39,7 @@ def _tally(summary: Summary | None) -> Safe:
              u=up, d=down, f=len(cis) - up - down)
 
 
-def index_page(runs: dict[str, RunHandle], link: Linker, wait_s: float | None = 0.5) -> str:
+def index_page(runs: dict[str, RunHandle], link: Linker, wait_s: float | None = 0.2) -> str:
     selectable = link.dynamic and len(runs) > 1
     rows = []
     for rid, run in runs.items():
@@ -102,7 +102,8 @@ def compare_page(runs: dict[str, RunHandle], link: Linker, wait_s: float | None 
     def cells(i: int, rid: str, s: Summary, comp: TaskComparison | None) -> list[Safe]:
         hd = Safe("" if shown[rid] else " hidden")
         out = [h('<td class="num{lb}" data-run="{i}"{hd}>{v}</td>', lb=" lb" if j == 0 else "", i=i, hd=hd,
-                 v=acc_cell(comp.conditions.get(c) if comp else None, detail=False)) for j, c in enumerate(s.conditions)]
+                 v=acc_cell(comp.conditions.get(c) if comp else None, detail=False, compared=c != s.baseline))
+               for j, c in enumerate(s.conditions)]
         return out + [h('<td class="num" data-run="{i}"{hd}>{v}</td>', i=i, hd=hd,
                         v=gap_cell((comp.gap or {}).get(c) if comp else None)) for c in s.compared]
 
@@ -141,7 +142,8 @@ def _spec_block(run: RunHandle) -> Safe:
 
 def _table_row(run: RunHandle, summary: Summary, comp: TaskComparison, link: Linker, pooled: bool = False) -> Safe:
     n = max((s.n for s in comp.conditions.values()), default=0)
-    cells = [h('<td class="num">{v}</td>', v=acc_cell(comp.conditions.get(c))) for c in summary.conditions]
+    cells = [h('<td class="num">{v}</td>', v=acc_cell(comp.conditions.get(c), compared=c != summary.baseline))
+             for c in summary.conditions]
     for c in summary.compared:
         g = (comp.gap or {}).get(c)
         cells.append(h('<td class="num">{v}</td>', v=gap_cell(g)))
@@ -188,7 +190,8 @@ def breakdown_tables(summary: Summary) -> Safe:
         for task, row in rows:
             conds = row.get("conditions") or {}
             n = max((c.get("n", 0) for c in conds.values()), default=0)
-            cells = [h('<td class="num">{v}</td>', v=acc_cell(conds.get(c))) for c in summary.conditions]
+            cells = [h('<td class="num">{v}</td>', v=acc_cell(conds.get(c), compared=c != summary.baseline))
+                     for c in summary.conditions]
             for c in summary.compared:
                 g = (row.get("gap") or {}).get(c)
                 cells.append(h('<td class="num">{v}</td><td class="num">{gl}</td>', v=gap_cell(g),

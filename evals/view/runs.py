@@ -78,13 +78,13 @@ class RunHandle:
 
 
 def find_runs(paths: list[Path]) -> list[Path]:
-    """Run directories among ``paths``: each path is a run directory or a folder whose children are."""
+    """Run directories among ``paths``: each path is a run directory or a folder whose children are (each
+    directory once, in the order given)."""
     out: list[Path] = []
     for p in paths:
-        if is_run_dir(p):
-            out.append(p)
-        elif p.is_dir():
-            out += sorted(c for c in p.iterdir() if c.is_dir() and is_run_dir(c))
+        found = [p] if is_run_dir(p) else sorted(c for c in p.iterdir() if c.is_dir() and is_run_dir(c)) \
+            if p.is_dir() else []
+        out += [d for d in found if d.resolve() not in {o.resolve() for o in out}]
     return out
 
 

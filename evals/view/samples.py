@@ -4,7 +4,6 @@ side and each answer's timeline."""
 from __future__ import annotations
 
 import json
-from collections import Counter
 
 from evals.records import SampleResult
 from evals.view.links import ExportLinker, ServerLinker
@@ -100,14 +99,14 @@ def list_page(run: RunHandle, link: Linker, q: ListQuery) -> str:
     filters.append(h('<div class="chips"><span class="muted">outcome:</span>{c}</div>', c=join(outcome_chips)))
     rows_all = index.rows(vs)
     if len(index.families) > 1:
-        fam = Counter(family_of(r.task) for r in rows_all)
+        fam = index.counts_by(vs, "family")
         chips = [_chip(link.samples(run.rid, q.with_(family=None, task=None, page=1)), "all", len(rows_all),
                        not q.family)]
         chips += [_chip(link.samples(run.rid, q.with_(family=f, task=None, page=1)), f, fam[f], q.family == f)
                   for f in index.families]
         filters.append(h('<div class="chips"><span class="muted">family:</span>{c}</div>', c=join(chips)))
     if len(index.tasks) > 1:
-        per_task = Counter(r.task for r in rows_all)
+        per_task = index.counts_by(vs, "task")
         tasks = [t for t in index.tasks if not q.family or family_of(t) == q.family]
         chips = [_chip(link.samples(run.rid, q.with_(task=None, page=1)), "all", None, not q.task)]
         chips += [_chip(link.samples(run.rid, q.with_(task=t, family=None, page=1)), t, per_task[t], q.task == t)
@@ -140,10 +139,10 @@ def list_page(run: RunHandle, link: Linker, q: ListQuery) -> str:
                      + [h('<span class="badge o-error">error</span>')] * r.error, " ")
         ident = short_id(r.sample_id, r.task) + (f" · epoch {r.epoch}" if r.epoch else "")
         body_rows.append(h(
-            '<tr><td class="num muted">{n}</td><td><a href="{u}" class="mono">{id}</a><div class="muted small">{t}</div></td>'
+            '<tr class="r-{o}"><td class="num muted">{n}</td><td><a href="{u}" class="mono">{id}</a><div class="muted small">{t}</div></td>'
             "<td>{badge} {flags}</td><td class=\"mono small\">{gold}</td><td>{a}</td><td>{b}</td>"
             '<td class="num">{calls}</td><td class="num">{lat}</td></tr>',
-            n=first + i + 1, u=link.sample(run.rid, r.sample_id, r.epoch, q), id=ident, t=r.task,
+            o=r.outcome or "none", n=first + i + 1, u=link.sample(run.rid, r.sample_id, r.epoch, q), id=ident, t=r.task,
             badge=outcome_badge(r.outcome), flags=flags, gold=fmt_value(s.target, 60) if s else "–",
             a=_answer_cell(ra), b=_answer_cell(rb), calls=r.b.tool_calls if r.b else "–",
             lat=fmt_secs(r.b.latency_s) if r.b else "–"))
@@ -206,7 +205,7 @@ def sample_page(run: RunHandle, link: Linker, sample_id: str, epoch: int, lq: Li
     badges = join(h('<span class="muted small">{c}:</span> {b}', c=c, b=outcome_badge(
         classify(cells.get(index.baseline), cells.get(c)))) for c in index.compared if c in cells) \
         if index.baseline in cells else esc("")
-    row = Row(sample_id, epoch, task, cells.get(index.baseline), cells.get(vs))
+    row = Row.of(sample_id, epoch, task, cells.get(index.baseline), cells.get(vs))
     flags = join([h('<span class="badge o-parse_failure">parse failure</span>')] * row.parse_failure
                  + [h('<span class="badge o-error">error</span>')] * row.error, " ")
 

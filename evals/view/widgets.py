@@ -27,7 +27,7 @@ def _finite(x: Any) -> bool:
     return isinstance(x, int | float) and math.isfinite(x)
 
 
-def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True) -> Safe:
+def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True, compared: bool = False) -> Safe:
     """Accuracy with its bar and Wilson interval (from a summary or a breakdown row's dict); with ``detail``
     a second muted line with counts, error, tool calls, latency, parse failures and failed samples."""
     if isinstance(s, dict):
@@ -37,8 +37,9 @@ def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True) -
     if s is None or not s.n:
         return esc("–")
     lo, hi = s.ci
-    main = h('<span class="bar"><i style="width:{w}%"></i></span><b>{a}</b> <span class="muted small">[{lo}, {hi}]'
-             "</span>", w=f"{100 * s.accuracy:.1f}", a=pct(s.accuracy), lo=pct(lo), hi=pct(hi))
+    main = h('<span class="bar"><i{t} style="width:{w}%"></i></span><b>{a}</b> <span class="muted small">[{lo}, {hi}]'
+             "</span>", t=Safe(' class="t"') if compared else "", w=f"{100 * s.accuracy:.1f}", a=pct(s.accuracy),
+             lo=pct(lo), hi=pct(hi))
     if not detail:
         return main
     bits = [f"{s.correct}/{s.n}"]

@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from geocore.timecalc import is_dst
-from geocore.timezones import format_utc_offset, get_zone, localize
+from geocore.timezones import AmbiguousTimeError, NonexistentTimeError, format_utc_offset, get_zone, localize
 from tasks.base import GeneratedTask, stable_seed
 from tasks.geotemp.extract import extract_time_answer
 from tasks.geotemp.judge import judge_time
@@ -43,7 +43,7 @@ def random_local_start(rng: random.Random, zone: str, year: int) -> datetime:
         naive = datetime(year, 1, 1) + timedelta(days=rng.randrange(days), minutes=rng.randrange(1440))
         try:
             return localize(naive, zone)
-        except ValueError:  # skipped or repeated by a clock change
+        except (NonexistentTimeError, AmbiguousTimeError):  # skipped or repeated by a clock change
             continue
 
 

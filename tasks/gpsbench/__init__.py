@@ -1,4 +1,22 @@
-"""GPSBench: GPS coordinate reasoning tasks (Pure GPS and Applied tracks) and the missing-data probe."""
+"""GPSBench: GPS coordinate reasoning tasks (Pure GPS and Applied tracks) and the missing-data probe.
+
+Seventeen tasks and the probe, generated from GeoNames cities15000 with the paper's continent quotas
+(:mod:`tasks.gpsbench.sampling`), a fixed seed and 60/10/30 splits by position; ``default_size`` is 200 per
+task, ``size=3400`` (``paper_size``) gives the paper's 57,800 samples (61,200 with the probe). Each module's
+docstring states its sampling rule, gold, tolerance and where it departs from the paper.
+
+Tool sets that make every task solvable in the tools condition (each task names the minimal sets):
+
+- ``geodesy`` (distance, bearing, destination, interpolation, midpoint): distance, bearing, interpolation,
+  relative position (pure);
+- ``projections`` (DMS <-> decimal, WGS84 <-> UTM, WGS84 <-> Web Mercator): format conversion, coordinate
+  transformation;
+- ``shapes`` (polygon area/perimeter, bounding box, centroid distances, RDP): polygon area, bounding box,
+  route geometry, and with ``gazetteer`` spatial patterns;
+- ``gazetteer`` (city lookup by name, several names with distance/bearing from a reference city, nearest
+  cities to a point with a population floor, country/continent/sea at a point, natural regions): every
+  Applied task and the probe.
+"""
 
 from tasks.gpsbench import (  # noqa: F401  (each module registers its task)
     bearing,

@@ -3,7 +3,8 @@
 Globally balanced, unambiguously named cities at least 100 km apart. Gold continents come from GeoNames'
 country-to-continent table; cities in countries that straddle continents (Russia, Turkey, Egypt, Kazakhstan,
 the Caucasus, Cyprus) and outlying parts filed under a far continent (Hawaii, the Canaries, Ceuta, Melilla, the
-Azores, Madeira, Galápagos, Easter Island) are left out, so the convention never decides the answer. Correct
+Azores, Madeira, Galápagos, Easter Island) are left out, so the convention never decides the answer, and so are
+places whose name contains a continent's name (a town called Asia in Peru). Correct
 when every city is put under its continent; the error is the number of misplaced cities.
 """
 
@@ -13,7 +14,7 @@ import re
 
 from geocore.gazetteer import CONTINENTS
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
-from tasks.gpsbench.parsing import answer_block, blank_phrase, clean, find_phrase, fold
+from tasks.gpsbench.parsing import answer_block, blank_phrase, clean, contains_phrase, find_phrase, fold
 from tasks.gpsbench.sampling import continent_is_clear, is_unambiguous, sample_balanced
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task
@@ -31,6 +32,12 @@ TEMPLATE = (
     "Group these places by continent (Africa, Asia, Europe, North America, South America, Oceania): {names}.\n"
     "End your reply with the line FINAL ANSWER: <Continent>: <place>, <place>; <Continent>: <place>; ..."
 )
+
+
+def names_continent(name: str) -> bool:
+    """Whether a place name contains a continent's name ("Asia" in Peru), which would make answers ambiguous."""
+    key = fold(name)
+    return any(contains_phrase(key, alias) for alias in _ALIASES)
 
 
 def assign_continents(block: str, names: list[str]) -> dict[str, str]:
@@ -75,7 +82,7 @@ class BoundaryAnalysisTask(GpsTask):
         for i in range(size):
             while True:
                 group = sample_balanced(rng, rng.randint(4, 6), 100.0,
-                                        lambda c: continent_is_clear(c) and is_unambiguous(c))
+                                        lambda c: continent_is_clear(c) and is_unambiguous(c) and not names_continent(c.name))
                 keys = [fold(c.name) for c in group]
                 if len(set(keys)) == len(keys) and not any(
                         a != b and f" {a} " in f" {b} " for a in keys for b in keys):

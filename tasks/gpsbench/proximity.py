@@ -7,6 +7,7 @@ draws where the runner-up is within 5 % of the nearest are redrawn so the answer
 
 from __future__ import annotations
 
+from geocore.gazetteer import City
 from geocore.geodesy import haversine_km
 from tasks.gpsbench.common import LETTERS, GpsTask, options_block, parse_choice, place_meta, score_choice
 from tasks.gpsbench.sampling import is_unambiguous, sample_global_where
@@ -20,7 +21,7 @@ TEMPLATE = (
 )
 
 
-def _distinct_names(cities: list) -> bool:  # type: ignore[type-arg]
+def _distinct_names(cities: list[City]) -> bool:
     return len({c.name.casefold() for c in cities}) == len(cities)
 
 

@@ -11,6 +11,7 @@ the endpoints or every point, are redrawn. Exact set match; the error is the num
 from __future__ import annotations
 
 import math
+import random
 
 from geocore.pointsets import rdp_with_margin
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
@@ -40,7 +41,7 @@ def _move(lat: float, lon: float, bearing: float, km: float) -> tuple[float, flo
     return math.degrees(p2), (math.degrees(l2) + 540.0) % 360.0 - 180.0
 
 
-def make_path(rng, start_lat: float, start_lon: float) -> list[tuple[float, float]]:  # type: ignore[no-untyped-def]
+def make_path(rng: random.Random, start_lat: float, start_lon: float) -> list[tuple[float, float]]:
     """8-15 points along a random bearing with random sideways offsets (km), rounded as printed."""
     n = rng.randint(8, 15)
     length = rng.uniform(20.0, 120.0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import statistics
 from collections.abc import Callable
+from typing import Literal
 
 from geocore.gazetteer import City
 from geocore.pointsets import centroid_distances_km
@@ -30,8 +31,9 @@ TEMPLATE = (
 
 def outlier_is_clear(points: list[tuple[float, float]], outlier: int) -> bool:
     """The paper's checks under both centroid definitions."""
-    for method in ("spherical", "arithmetic"):
-        _, d = centroid_distances_km(points, method)  # type: ignore[arg-type]
+    methods: tuple[Literal["spherical", "arithmetic"], ...] = ("spherical", "arithmetic")
+    for method in methods:
+        _, d = centroid_distances_km(points, method)
         med = statistics.median(d)
         far = [k for k, x in enumerate(d) if x > 2.0 * med]
         ranked = sorted(d, reverse=True)
@@ -91,10 +93,12 @@ def _sample_in(rng: random.Random, continent: str, n: int) -> list[City]:
     pool = cities_by_continent()[continent]
     accept = _accept(continent)
     chosen: list[City] = []
-    while len(chosen) < n:
+    for _ in range(20_000):
+        if len(chosen) == n:
+            return chosen
         c = rng.choice(pool)
         if c not in chosen and accept(c) and far_enough(c, chosen, 100.0):
             chosen.append(c)
-    return chosen
+    raise RuntimeError(f"could not sample {n} cities in {continent}")
 
 

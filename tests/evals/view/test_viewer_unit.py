@@ -222,7 +222,7 @@ def test_outcomes_follow_correctness_and_flag_parse_failures_and_errors() -> Non
     assert classify(cell(True), cell(False)) == "lost"
     assert classify(cell(False), cell(False)) == "both_wrong"
     assert classify(None, cell(True)) is None
-    row = Row("s", 0, "t.x", cell(False, pf=True), cell(False, status="error"))
+    row = Row.of("s", 0, "t.x", cell(False, pf=True), cell(False, status="error"))
     assert row.outcome == "both_wrong" and row.parse_failure and row.error
     assert row.has("parse_failure") and row.has("error") and row.has("both_wrong") and not row.has("gained")
 
@@ -313,6 +313,8 @@ def test_sample_page_shows_both_answers_and_the_timeline(fixture_run) -> None:
     for text in ("intrinsic", "tools", "model call 1", "#1 distance_km", "#2 distance_km", "same call as #1",
                  "lost with tools", "<svg", "Input should be a valid number"):
         assert text in html, text
+    failed = viewer.handle(f"/runs/{rid}/sample?id={ids['error'][0]}").body.decode()
+    assert 'class="badge o-error">error</span>' in failed and "provider exploded &lt;b&gt;mid-call" in failed
     xss = viewer.handle(f"/runs/{rid}/sample?id={ids['xss'][0]}").body.decode()
     assert "repeated" in xss and "&lt;script&gt;window.__xss=1&lt;/script&gt;" in xss
 

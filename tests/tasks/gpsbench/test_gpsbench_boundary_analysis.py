@@ -50,3 +50,10 @@ def test_scoring_counts_misplaced_places() -> None:
     sc = TASK.score(TASK.parse("FINAL ANSWER: Oceania: " + ", ".join(names), s), s)
     assert sc.error == sum(1 for k in gold.values() if k != "OC") and sc.error_unit == "places"
     assert not TASK.parse(wrong.replace("Antarctica", "Atlantis"), s).ok
+
+
+def test_places_named_after_a_continent_are_left_out() -> None:
+    from tasks.gpsbench.boundary_analysis import names_continent
+
+    assert names_continent("Asia") and names_continent("South America Town") and not names_continent("Americana")
+    assert not any(names_continent(n) for s in TASK.generate(7, 200) for n in s.payload["cities"])

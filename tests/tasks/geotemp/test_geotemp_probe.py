@@ -1,0 +1,58 @@
+"""The time-zone probe's parser and scorer."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tasks.geotemp.probe import TimeZoneProbeTask, parse_offset_minutes
+
+TASK = TimeZoneProbeTask()
+SAMPLES = {s.payload["location"]["zone"]: s for s in TASK.generate(1, TASK.paper_size)}
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [("UTC+5:30", [330]), ("GMT-3", [-180]), ("UTC+5.5", [330]), ("UTC+0545", [345]), ("UTC", [0]),
+     ("UTC−3:30 or UTC-2:30", [-210, -150]), ("UTC +9", [540]), ("UTC+25", []), ("UTC+5:75", [])],
+)
+def test_parse_offset_minutes(text: str, minutes: list[int]) -> None:
+    assert parse_offset_minutes(text) == minutes
+
+
+@pytest.mark.parametrize(
+    ("zone", "reply", "correct"),
+    [
+        ("Asia/Kolkata", "FINAL ANSWER: Kolkata: UTC+5:30", True),
+        ("Asia/Kolkata", "Kolkata uses IST.\nFINAL ANSWER: Kolkata: UTC+5", False),
+        ("Europe/Berlin", "FINAL ANSWER: Berlin: UTC+1", True),  # standard time
+        ("Europe/Berlin", "Berlin: UTC+2 (summer)", True),  # daylight time, also used in 2023
+        ("Europe/Berlin", "Berlin is on CET, i.e. UTC+1; in summer it moves to UTC+2 (CEST).", True),
+        ("Asia/Kathmandu", "Kathmandu: GMT+05:45", True),
+        ("Africa/Abidjan", "FINAL ANSWER: Abidjan: UTC", True),
+        ("America/St_Johns", "The offset is UTC-3:30.", True),
+        ("Pacific/Kiritimati", "FINAL ANSWER: Kiritimati: UTC-10", False),
+    ],
+)
+def test_parse_and_score(zone: str, reply: str, correct: bool) -> None:
+    sample = SAMPLES[zone]
+    parsed = TASK.parse(reply, sample)
+    assert parsed.ok
+    assert TASK.score(parsed, sample).correct is correct
+
+
+def test_failure_and_error_units() -> None:
+    sample = SAMPLES["Asia/Tokyo"]
+    parsed = TASK.parse("Tokyo is in Japan Standard Time.", sample)
+    assert not parsed.ok and "UTC" in parsed.reason
+    assert TASK.score(parsed, sample).parse_failed
+    off = TASK.score(TASK.parse("FINAL ANSWER: Tokyo: UTC+8", sample), sample)
+    assert not off.correct and off.error == 1.0 and off.error_unit == "hours"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_parse_never_raises(text: str) -> None:
+    parsed = TASK.parse(text, SAMPLES["Europe/Paris"])
+    assert parsed.ok or parsed.reason
