@@ -2,7 +2,8 @@
 
 Providers: ``local/<model>`` (the embedded llama.cpp server, started by the caller), ``openai/<m>``,
 ``anthropic/<m>``, ``google/<m>``, ``openai-compatible/<m>`` with a base URL (vLLM, llama.cpp, Ollama,
-OpenRouter), ``vllm/<hf-id>`` attached to a running vLLM server by base URL. Keys come from the usual
+OpenRouter), ``vllm/<hf-id>`` (a ``vllm serve`` the caller starts on a GPU with ``agents.vllm_server``, or a
+running vLLM server given by base URL). Keys come from the usual
 environment variables and are never stored.
 """
 
@@ -16,15 +17,21 @@ from typing import Any
 import httpx
 from langchain_core.language_models import BaseChatModel
 
+from agents.http_pool import ShardedAsyncTransport
+
 PROVIDERS: dict[str, str] = {
     "local": "embedded llama.cpp model (no key, no network)",
     "openai": "OpenAI API (OPENAI_API_KEY)",
     "anthropic": "Anthropic API (ANTHROPIC_API_KEY)",
     "google": "Google Gemini API (GOOGLE_API_KEY)",
     "openai-compatible": "any OpenAI-compatible server, needs --base-url (OPENAI_API_KEY optional)",
-    "vllm": "a vLLM server, needs --base-url",
+    "vllm": "vLLM: starts vllm serve with tool calling on a GPU machine, or --base-url of a running server",
 }
 DEFAULT_MODEL = "local/qwen2.5-coder-1.5b"
+# Connection pool of our own sync HTTP clients: the OpenAI SDK's defaults. httpx's own (20 kept alive) would close
+# and reopen most connections of a run with more concurrent samples than that. Async clients use
+# agents.http_pool.ShardedAsyncTransport (pools of 16, as many as needed).
+POOL_LIMITS = httpx.Limits(max_connections=1000, max_keepalive_connections=100, keepalive_expiry=5.0)
 
 
 class UnknownProviderError(ValueError):
@@ -83,7 +90,7 @@ class LlamaCompatTransport(httpx.BaseTransport):
     """Rewrites chat requests for llama.cpp servers, then sends them through ``inner``."""
 
     def __init__(self, inner: httpx.BaseTransport | None = None) -> None:
-        self.inner = inner or httpx.HTTPTransport()
+        self.inner = inner or httpx.HTTPTransport(limits=POOL_LIMITS)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         return self.inner.handle_request(_fix_llama_request(request))
@@ -96,7 +103,7 @@ class AsyncLlamaCompatTransport(httpx.AsyncBaseTransport):
     """Async twin of :class:`LlamaCompatTransport`."""
 
     def __init__(self, inner: httpx.AsyncBaseTransport | None = None) -> None:
-        self.inner = inner or httpx.AsyncHTTPTransport()
+        self.inner = inner or ShardedAsyncTransport()
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         return await self.inner.handle_async_request(_fix_llama_request(request))
@@ -127,8 +134,8 @@ def create_chat_model(spec: str | ModelSpec, *, base_url: str | None = None, set
             http_client=httpx.Client(transport=LlamaCompatTransport(transport) if llama_like else transport,
                                      timeout=s.timeout_s) if llama_like or transport else None,
             http_async_client=httpx.AsyncClient(
-                transport=AsyncLlamaCompatTransport(async_transport) if llama_like else async_transport,
-                timeout=s.timeout_s) if llama_like or async_transport else None,
+                transport=AsyncLlamaCompatTransport(async_transport) if llama_like
+                else async_transport or ShardedAsyncTransport(), timeout=s.timeout_s),
             **common,
         )
     if ms.provider == "openai":

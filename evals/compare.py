@@ -9,12 +9,17 @@ flags, e.g. ``model = "openai/gpt-4o-mini"``, ``tasks = ["gpsbench.*"]``, ``max-
 command line. API keys come only from the providers' environment variables (``OPENAI_API_KEY``,
 ``ANTHROPIC_API_KEY``, ``GOOGLE_API_KEY``) and are never written anywhere. Re-running the same spec into the
 same ``--output`` directory, or ``--resume RUN_DIR``, redoes only missing or failed samples.
+
+``--executor ray [--ray-address ADDRESS]`` answers the samples on a Ray cluster (the ``ray`` extra; see
+``evals.ray_executor``) with the same store, resume and cache semantics. ``--model vllm/<hf-id>`` starts
+``vllm serve`` with tool calling on this machine's GPU, or attaches to ``--base-url``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import hashlib
 import subprocess
 import sys
@@ -73,7 +78,9 @@ OPTIONS: dict[str, tuple[Any, type]] = {
     "max_sample_tokens": (None, int), "sample_timeout": (600.0, float), "call_timeout": (300.0, float), "max_connections": (None, int),
     "max_attempts": (6, int), "retry_delay": (1.0, float), "output": (None, Path), "resume": (None, Path), "cache": (None, bool),
     "prices": (None, Path), "baseline": (None, Path), "export": ("jsonl,csv", str),
+    "executor": ("local", str), "ray_address": (None, str), "ray_workers": (None, int), "tool_call_parser": (None, str),
 }
+EXECUTORS = ("local", "ray")
 # Options that change what a run computes: given with --resume they must match the stored run.
 IDENTITY_OPTIONS = {"model": "model", "conditions": "conditions", "tasks": "tasks", "limit": "limit", "split": "split",
                     "seed": "seed", "epochs": "epochs", "temperature": "temperature", "max_tokens": "max_tokens",
@@ -96,7 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--split", choices=["train", "dev", "test"], help="default test")
     p.add_argument("--seed", type=int, help="dataset seed; epoch e sends seed+e to the model (default 42)")
     p.add_argument("--epochs", type=int, help="answers per sample and condition (default 1)")
-    p.add_argument("--base-url", help="OpenAI-compatible endpoint for openai-compatible/ and vllm/")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint for openai-compatible/ (required) and vllm/ "
+                   "(attach instead of starting vllm serve)")
+    p.add_argument("--tool-call-parser", help="vllm/: vLLM --tool-call-parser (default from the model family: "
+                   "hermes for Qwen2.5/3, llama3_json for Llama 3.x, mistral for Mistral)")
     p.add_argument("--temperature", type=float, help="default 0")
     p.add_argument("--max-tokens", type=int, help="output tokens per model call (default 512)")
     p.add_argument("--max-steps", type=int, help="model calls per sample in the tools condition (default 6)")
@@ -119,6 +129,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--prices", type=Path, help="TOML price table overriding the built-in one (USD per 1M tokens)")
     p.add_argument("--baseline", type=Path, help="another run directory to compare with, sample by sample")
     p.add_argument("--export", help="result files to write: jsonl,csv,parquet (default jsonl,csv)")
+    p.add_argument("--executor", choices=EXECUTORS, help="local (default): asyncio in this process; ray: a Ray "
+                   "cluster (pip install -e '.[ray]')")
+    p.add_argument("--ray-address", help="Ray cluster to join (auto, ray://host:10001); default: start a local one")
+    p.add_argument("--ray-workers", type=int, help="Ray workers (default: one per CPU of the cluster)")
     p.add_argument("--config", type=Path, help="TOML file of options (keys named like the flags)")
     p.add_argument("--list", action="store_true", default=False,
                    help="list tasks, tool sets, conditions and models, then exit")
@@ -229,7 +243,8 @@ def make_spec(opts: dict[str, Any]) -> RunSpec:
                     c.check(get_task(n))
     except (UnknownTaskError, UnknownConditionError, UnknownProviderError, UnknownToolsetError) as exc:
         raise UsageError(str(exc)) from None
-    for key in ("limit", "epochs", "max_tokens", "max_steps", "max_connections", "max_attempts", "max_sample_tokens"):
+    for key in ("limit", "epochs", "max_tokens", "max_steps", "max_connections", "max_attempts", "max_sample_tokens",
+                "ray_workers"):
         if opts[key] is not None and opts[key] < 1:
             raise UsageError(f"--{key.replace('_', '-')} must be >= 1")
     if opts["retry_delay"] < 0:
@@ -237,7 +252,7 @@ def make_spec(opts: dict[str, Any]) -> RunSpec:
     if opts["max_tool_calls"] < 0 or opts["sample_timeout"] <= 0 or opts["call_timeout"] <= 0 or opts["temperature"] < 0:
         raise UsageError("--max-tool-calls and --temperature must be >= 0, --sample-timeout and --call-timeout > 0")
     provider = opts["model"].split("/", 1)[0]
-    if provider in ("openai-compatible", "vllm") and not opts["base_url"]:
+    if provider == "openai-compatible" and not opts["base_url"]:
         raise UsageError(f"{provider}/ models need --base-url http://host:port/v1")
     cache = opts["cache"] if opts["cache"] is not None else opts["temperature"] == 0
     return RunSpec(
@@ -294,14 +309,17 @@ def dataset_hash(samples: list[Sample]) -> str:
     return h.hexdigest()[:16]
 
 
-def cache_identity(spec: RunSpec, base_url: str | None, epoch: int) -> dict[str, Any]:
-    """What names the model in the cache key: provider/name, endpoint (not for local/), settings, the
-    embedded server's chat handler version for local/."""
+def cache_identity(spec: RunSpec, base_url: str | None, epoch: int, served: str | None = None) -> dict[str, Any]:
+    """What names the model in the cache key: provider/name, endpoint (not for local/, nor for a server this run
+    started, named by ``served`` instead, since its port changes every run), settings, the embedded server's chat
+    handler version for local/."""
     ident: dict[str, Any] = {"model": spec.model, "temperature": spec.temperature, "max_tokens": spec.max_tokens,
                              "seed": spec.seed + epoch}
     if spec.model.startswith("local/"):
         handler = Path(__file__).resolve().parent.parent / "agents" / "llama_server.py"
         ident["handler"] = hashlib.sha256(handler.read_bytes()).hexdigest()[:16] if handler.exists() else None
+    elif served:
+        ident["served"] = served
     else:
         ident["endpoint"] = redact(base_url) if base_url else None
     return ident
@@ -374,19 +392,48 @@ def prepare(opts: dict[str, Any], given: set[str]) -> Prepared:
                     Path(opts["baseline"]) if opts["baseline"] else None, resumed)
 
 
-def endpoint_factory(spec: RunSpec, base_url: str | None, cache: CallCache | None):  # noqa: ANN201
-    """Each epoch's model (seed + epoch, LangChain retries off) and its caller (our retries, the cache)."""
+@dataclasses.dataclass
+class SpecEndpointFactory:
+    """Each epoch's model (seed + epoch, LangChain retries off) and its caller (our retries, the cache).
 
-    def make(epoch: int) -> Endpoint:
+    Picklable, so the Ray executor ships it to its workers: the cache is named by path and opened lazily in each
+    process that calls the factory (workers on this machine share the file; SQLite WAL allows it).
+    """
+
+    spec: RunSpec
+    base_url: str | None
+    cache_path: Path | None = None
+    served: str | None = None
+    _cache: CallCache | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_cache": None}
+
+    def cache(self) -> CallCache | None:
+        if self.cache_path is not None and self._cache is None:
+            self._cache = CallCache(self.cache_path)
+        return self._cache
+
+    def close(self) -> None:
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None
+
+    def __call__(self, epoch: int) -> Endpoint:
+        spec = self.spec
         settings = GenerationSettings(temperature=spec.temperature, max_tokens=spec.max_tokens,
                                       timeout_s=min(spec.call_timeout_s, spec.sample_timeout_s), seed=spec.seed + epoch)
-        model = create_chat_model(spec.model, base_url=base_url or "http://unused.invalid/v1", settings=settings,
+        model = create_chat_model(spec.model, base_url=self.base_url or "http://unused.invalid/v1", settings=settings,
                                   max_retries=0)
+        cache = self.cache()
         caller = ModelCaller(retry_policy(spec), cache=cache,
-                             identity=cache_identity(spec, base_url, epoch) if cache else None)
+                             identity=cache_identity(spec, self.base_url, epoch, self.served) if cache else None)
         return Endpoint(model, caller)
 
-    return make
+
+def endpoint_factory(spec: RunSpec, base_url: str | None, cache: CallCache | None) -> SpecEndpointFactory:
+    """A :class:`SpecEndpointFactory` using an already open ``cache`` (or none)."""
+    return SpecEndpointFactory(spec, base_url, cache.path if cache is not None else None, _cache=cache)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -398,6 +445,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         opts, given = resolve_options(args)
+        if opts["executor"] not in EXECUTORS:
+            raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {opts['executor']!r}")
+        if opts["executor"] == "ray":
+            from evals.ray_executor import RAY_HINT, ray_available
+
+            if not ray_available():
+                return fail(RAY_HINT, 1)
         run = prepare(opts, given)
     except UsageError as exc:
         return fail(str(exc), 2)
@@ -413,7 +467,21 @@ def main(argv: list[str] | None = None) -> int:
         stack.callback(store.close)
         if cache is not None:
             stack.callback(cache.close)
-        base_url = spec.base_url
+        base_url, served = spec.base_url, None
+        if spec.model.startswith("vllm/") and todo:
+            from agents.vllm_server import VllmUnavailable, plan_vllm
+
+            try:
+                vllm = plan_vllm(parse_model(spec.model).name, base_url, tool_call_parser=opts["tool_call_parser"])
+                if vllm is not None:
+                    vllm.log_path = Path(run_dir) / "server.log"
+                    console.print(f"starting vllm serve {vllm.model} (tool-call parser {vllm.tool_call_parser}) …")
+                    base_url = stack.enter_context(vllm).base_url
+                    served = f"vllm serve --tool-call-parser {vllm.tool_call_parser}"
+            except ValueError as exc:  # no tool-call parser known for the model: a usage error
+                return fail(str(exc), 2)
+            except (VllmUnavailable, TimeoutError) as exc:
+                return fail(str(exc), 1)
         if spec.model.startswith("local/") and todo:
             from agents.local_model import LocalModelServer, LocalModelUnavailable, ModelIntegrityError
 
@@ -425,7 +493,8 @@ def main(argv: list[str] | None = None) -> int:
                 return fail(str(exc), 1)
             base_url = server.base_url
         if todo:
-            rc = _run(run, conditions, endpoint_factory(spec, base_url, cache), todo, console)
+            factory = SpecEndpointFactory(spec, base_url, cache.path if cache is not None else None, served, cache)
+            rc = _run(run, conditions, factory, todo, console, opts)
             if rc:
                 return rc
         wall = time.time() - t0
@@ -433,7 +502,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _run(run: Prepared, conditions: list[Any], factory: Any, todo: int, console: Console) -> int:
+def _run(run: Prepared, conditions: list[Any], factory: Any, todo: int, console: Console,
+         opts: dict[str, Any] | None = None) -> int:
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False)
     tally: Counter[tuple[str, str]] = Counter()
@@ -449,8 +519,18 @@ def _run(run: Prepared, conditions: list[Any], factory: Any, todo: int, console:
                             + (f", {failed} failed" if failed else ""))
 
         try:
-            asyncio.run(run_all(run.run_id, run.spec, run.store, run.work, conditions, factory, on_result,
-                                prices=run.prices))
+            if opts is not None and opts.get("executor") == "ray":
+                from evals.ray_executor import RayUnavailable, run_ray
+
+                try:
+                    run_ray(run.run_id, run.spec, run.store, run.work, conditions, factory, on_result,
+                            prices=run.prices, address=opts.get("ray_address"), workers=opts.get("ray_workers"))
+                except RayUnavailable as exc:
+                    console.print(f"error: {exc}")
+                    return 1
+            else:
+                asyncio.run(run_all(run.run_id, run.spec, run.store, run.work, conditions, factory, on_result,
+                                    prices=run.prices))
         except KeyboardInterrupt:
             console.print(f"interrupted: completed samples are stored; resume with --resume {run.run_dir}")
             return 130

@@ -472,7 +472,8 @@ def continent_at(lat: float, lon: float) -> str | None:
 
 
 def is_land(lat: float, lon: float) -> bool:
-    """True if global-land-mask's 1 km GLOBE mask marks the point as land (lakes count as water)."""
+    """True if global-land-mask's 1 km GLOBE mask marks the point as land; its water is the sea (inland lakes, even
+    Lake Michigan, count as land)."""
     la = _validate.lat(lat)
     lo = _validate.lon(lon)
     from global_land_mask import globe

@@ -281,8 +281,11 @@ _PLACE_BEFORE = re.compile(
     rf"\b[Ii]n\s+{_PLACE}\s*,?\s*(?:it(?:'s|\s+is|\s+will\s+be|\s+would\s+be)|that(?:'s|\s+is|\s+would\s+be)|"
     r"the\s+(?:local\s+)?time\s+(?:is|will\s+be|would\s+be))?\s*[:=]?\s*$"
 )
+_PLACE_LABEL = re.compile(rf"(?:^|\n)[ \t]*(?:[-*•]|\d+\.)?[ \t]*{_PLACE}[ \t]*[:：][ \t]*$")
 _NOT_PLACES = frozenset([*MONTHS, *WEEKDAYS, "utc", "gmt", "the", "this", "that", "total", "summary", "conclusion",
-                         "addition", "order", "other", "short", "case", "step", "python", "local", "military"])
+                         "addition", "order", "other", "short", "case", "step", "python", "local", "military", "time",
+                         "answer", "result", "now", "note", "output", "current", "start", "end", "target",
+                         "so", "therefore", "thus", "then", "hence", "date", "clock"])
 
 
 def _fold(text: str) -> str:
@@ -290,10 +293,10 @@ def _fold(text: str) -> str:
 
 
 def _place_of(text: str, t: _Time) -> str | None:
-    """The place a time is said to be in: ``10:34 AM in Paris``, ``In Paris, it's 10:34 AM``."""
+    """The place a time is said to be in: ``10:34 AM in Paris``, ``In Paris, it's 10:34 AM``, ``- Paris: 10:34``."""
     after = _PLACE_AFTER.match(text[t.end:t.end + 90].split(" when ")[0].split(" which ")[0])
-    before = _PLACE_BEFORE.search(text[max(0, t.start - 90):t.start])
-    m = before or after
+    ahead = text[max(0, t.start - 90):t.start]
+    m = _PLACE_BEFORE.search(ahead) or _PLACE_LABEL.search(ahead) or after
     if not m:
         return None
     place = m.group("p")

@@ -1,0 +1,75 @@
+"""An async HTTP transport that spreads requests over several small connection pools.
+
+httpcore's connection pool walks every pooled connection (and polls each idle socket) whenever a request is
+queued or released, so its CPU cost per request grows with the number of connections: measured here
+(``benchmarks/run.py concurrency``), one pool of 64 connections to a 50 ms endpoint gave fewer samples/s than
+one of 16. :class:`ShardedAsyncTransport` keeps up to ``per_shard`` requests on each of several pools, opening a
+new pool only when every existing one is full, so a run with few connections uses a single ordinary pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+
+import httpx
+
+
+class _Release(httpx.AsyncByteStream):
+    """A response body that tells its shard when the response is closed (the connection is free again)."""
+
+    def __init__(self, inner: httpx.AsyncByteStream, release: Callable[[], None]) -> None:
+        self.inner = inner
+        self.release: Callable[[], None] | None = release
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self.inner:
+            yield chunk
+
+    async def aclose(self) -> None:
+        try:
+            await self.inner.aclose()
+        finally:
+            if self.release is not None:
+                self.release()
+                self.release = None
+
+
+class ShardedAsyncTransport(httpx.AsyncBaseTransport):
+    """Requests go to the least busy of up to ``max_shards`` pools of ``per_shard`` connections each."""
+
+    def __init__(self, per_shard: int = 16, max_shards: int = 64, keepalive_expiry: float = 5.0) -> None:
+        self.per_shard = per_shard
+        self.max_shards = max_shards
+        self.limits = httpx.Limits(max_connections=per_shard, max_keepalive_connections=per_shard,
+                                   keepalive_expiry=keepalive_expiry)
+        self.shards: list[httpx.AsyncHTTPTransport] = []
+        self.busy: list[int] = []
+
+    def _pick(self) -> int:
+        if self.shards:
+            i = min(range(len(self.shards)), key=self.busy.__getitem__)
+            if self.busy[i] < self.per_shard or len(self.shards) >= self.max_shards:
+                return i
+        self.shards.append(httpx.AsyncHTTPTransport(limits=self.limits))
+        self.busy.append(0)
+        return len(self.shards) - 1
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        i = self._pick()
+        self.busy[i] += 1
+
+        def release() -> None:
+            self.busy[i] -= 1
+
+        try:
+            response = await self.shards[i].handle_async_request(request)
+        except BaseException:
+            release()
+            raise
+        assert isinstance(response.stream, httpx.AsyncByteStream)
+        return httpx.Response(status_code=response.status_code, headers=response.headers,
+                              stream=_Release(response.stream, release), extensions=response.extensions)
+
+    async def aclose(self) -> None:
+        for shard in self.shards:
+            await shard.aclose()

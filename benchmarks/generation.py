@@ -1,0 +1,54 @@
+"""Benchmark 3: sample generation throughput of every task family at paper size.
+
+Every registered task with a paper size is built at that size and generates all its items (every split) for
+seed 42; per-family totals are reported, and the slowest tasks. The shared data each family loads once (city
+tables, polygons, time-zone finder) is warmed by the first task of the family and counted in its time.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from typing import Any
+
+from common import table
+
+
+def _generate_all(task: Any) -> int:
+    if hasattr(task, "generate") and getattr(task, "size", None):
+        return len(task.generate(42, task.size))
+    return sum(len(task.samples(split=split, seed=42)) for split in ("train", "dev", "test"))
+
+
+def run(families: tuple[str, ...] = (), slowest: int = 5) -> dict[str, Any]:
+    from tasks.registry import get_task, task_names
+
+    per_task = []
+    for name in task_names():
+        family = name.split(".", 1)[0]
+        if families and family not in families:
+            continue
+        paper = getattr(get_task(name), "paper_size", None)
+        if not paper:
+            print(f"  {name}: no paper size (a loader of official files), skipped", flush=True)
+            continue
+        task = get_task(name, size=paper)
+        t0 = time.perf_counter()
+        count = _generate_all(task)
+        dt = time.perf_counter() - t0
+        per_task.append({"task": name, "family": family, "samples": count, "s": dt, "samples/s": count / dt})
+        print(f"  {name:<48} {count:>7} samples {dt:7.2f} s {count / dt:9.0f}/s", flush=True)
+    fam: dict[str, dict[str, Any]] = defaultdict(lambda: {"tasks": 0, "samples": 0, "s": 0.0})
+    for r in per_task:
+        f = fam[r["family"]]
+        f["tasks"] += 1
+        f["samples"] += r["samples"]
+        f["s"] += r["s"]
+    rows = [{"family": k, **v, "samples/s": v["samples"] / v["s"]} for k, v in fam.items()]
+    rows.append({"family": "all", "tasks": sum(r["tasks"] for r in rows), "samples": sum(r["samples"] for r in rows),
+                 "s": sum(r["s"] for r in rows)})
+    rows[-1]["samples/s"] = rows[-1]["samples"] / rows[-1]["s"]
+    print(table(rows, ["family", "tasks", "samples", "s", "samples/s"]))
+    slow = sorted(per_task, key=lambda r: r["samples/s"])[:slowest]
+    print("slowest tasks:\n" + table(slow, ["task", "samples", "s", "samples/s"]))
+    return {"families": rows, "tasks": per_task}

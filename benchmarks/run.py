@@ -1,0 +1,100 @@
+"""Speed and memory benchmarks: one entry point (not run by CI; figures and commands in benchmarks/README.md).
+
+    python benchmarks/run.py overhead      # 1. per-sample framework overhead vs inspect_ai (mockllm)
+    python benchmarks/run.py concurrency   # 2. 1 → 64 connections against a fixed-latency local endpoint
+    python benchmarks/run.py generation    # 3. sample generation of every task family at paper size
+    python benchmarks/run.py local         # 4. embedded model via the framework vs raw llama-cpp-python
+    python benchmarks/run.py memory        # 5. memory of a 100k-sample scripted run
+    python benchmarks/run.py all --json benchmarks/results.json
+
+Every figure is measured within one invocation (ratios, medians), so a noisy shared machine shifts both sides.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
+
+import concurrency  # noqa: E402
+import generation  # noqa: E402
+import local_model  # noqa: E402
+import memory  # noqa: E402
+import overhead  # noqa: E402
+
+BENCHMARKS = ("overhead", "concurrency", "generation", "local", "memory")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python benchmarks/run.py", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for name in (*BENCHMARKS, "all"):
+        s = sub.add_parser(name)
+        s.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+        if name in ("overhead", "all"):
+            s.add_argument("--n", type=int, default=1000, help="samples of the large overhead run")
+            s.add_argument("--base-n", type=int, default=100, help="samples of the small overhead run")
+            s.add_argument("--repeats", type=int, default=3)
+            s.add_argument("--inspect-python", default="/work/venv-bench/bin/python",
+                           help="Python of a venv with inspect-ai installed")
+        if name in ("concurrency", "all"):
+            s.add_argument("--samples", type=int, default=256)
+            s.add_argument("--latency", type=float, default=0.05, help="endpoint latency in seconds")
+            s.add_argument("--ray", action="store_true", help="also run the top concurrency on the Ray executor")
+        if name in ("generation", "all"):
+            s.add_argument("--families", default="", help="comma-separated families (default: all)")
+        if name in ("local", "all"):
+            s.add_argument("--prompts", type=int, default=5)
+            s.add_argument("--max-tokens", type=int, default=128)
+            s.add_argument("--tool-samples", type=int, default=3)
+        if name in ("memory", "all"):
+            s.add_argument("--sizes", default="10000,30000,100000")
+            s.add_argument("--gather-sizes", default="10000,30000",
+                           help="sizes for the pre-fix gather runner (empty: skip)")
+    echo = sub.add_parser("_echo")  # children of the benchmarks above
+    echo.add_argument("--n", type=int, required=True)
+    echo.add_argument("--connections", type=int, default=8)
+    mem = sub.add_parser("_memory")
+    mem.add_argument("--n", type=int, required=True)
+    mem.add_argument("--runner", choices=["pool", "gather"], default="pool")
+    args = p.parse_args(argv)
+
+    if args.cmd == "_echo":
+        overhead.echo_child(args.n, args.connections)
+        return 0
+    if args.cmd == "_memory":
+        memory.memory_child(args.n, args.runner)
+        return 0
+    figures: dict[str, object] = {"machine": {"python": platform.python_version(), "platform": platform.platform(),
+                                              "cpus": __import__("os").cpu_count()},
+                                  "command": " ".join(["python benchmarks/run.py", *(argv or sys.argv[1:])])}
+    todo = BENCHMARKS if args.cmd == "all" else (args.cmd,)
+    for name in todo:
+        print(f"== {name}", flush=True)
+        t0 = time.perf_counter()
+        if name == "overhead":
+            out = overhead.run(args.n, args.base_n, args.repeats, inspect_python=args.inspect_python)
+        elif name == "concurrency":
+            out = concurrency.run(args.samples, args.latency, ray=args.ray)
+        elif name == "generation":
+            out = generation.run(tuple(f for f in args.families.split(",") if f))
+        elif name == "local":
+            out = local_model.run(args.prompts, args.max_tokens, args.tool_samples)
+        else:
+            out = memory.run(tuple(int(x) for x in args.sizes.split(",") if x),
+                             tuple(int(x) for x in args.gather_sizes.split(",") if x))
+        out["seconds"] = round(time.perf_counter() - t0, 1)
+        figures[name] = out
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

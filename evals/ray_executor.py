@@ -1,0 +1,264 @@
+"""The Ray executor: answer samples on a Ray cluster, store every result on the driver.
+
+``python -m evals.compare --executor ray [--ray-address ADDRESS]`` runs the same (sample, condition, epoch)
+items as the local executor (:func:`evals.runner.run_all`), with the same store, resume and cache semantics:
+
+- **One writer.** Workers return each :class:`~evals.records.SampleResult` to the driver, which alone writes the
+  run store (SQLite has one writer); a result is committed as soon as it arrives, so an interrupted run resumes
+  like a local one.
+- **Workers.** ``workers`` Ray actors (default: one per CPU of the cluster), each an asyncio loop answering up to
+  ``ceil(max_connections / workers)`` samples at once. A worker gets the sample, a reference to its task (name
+  and size, rebuilt from the registry on the worker; a task that cannot be rebuilt that way is shipped
+  pickled), the condition name, the run spec and a picklable model factory (the CLI's builds the chat model from
+  the spec and the base URL the driver resolved, e.g. the embedded server it started).
+- **Lost workers.** An actor whose process dies is restarted by Ray and the samples it had in flight are retried
+  on it (``max_restarts`` / ``max_task_retries``); a sample whose retries run out is stored as failed
+  ("worker lost"), so the next resume redoes it. A sample is never stored twice: only the driver writes.
+- **Cache.** The model factory opens the model-call cache file by path in each worker, so workers on the
+  driver's machine share the driver's cache (SQLite WAL, many readers and writers on one machine). On a
+  multi-node cluster each node gets its own cache file at that path (SQLite over a network file system is not
+  safe), so a resumed run may miss entries written on another node; results are unaffected.
+- **Conditions** run one after another, as in the local executor.
+
+Ray is an optional extra (``pip install -e '.[ray]'``). With no ``address`` and no Ray already initialised, a
+local Ray instance is started for the run and stopped after it; with ``address`` (``auto`` or
+``ray://host:10001``) the run joins that cluster, whose nodes must have this project installed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from evals.conditions import Condition, get_condition
+from evals.pricing import PriceTable
+from evals.records import RunSpec, SampleResult
+from evals.runner import (
+    Endpoint,
+    EndpointFactory,
+    ProgressFn,
+    _failed,
+    answer_sample,
+    pending_count,
+    resolve_endpoint,
+)
+from evals.store import RunStore
+from tasks.base import Task
+from tasks.records import Sample
+from tasks.registry import UnknownTaskError, get_task
+
+RAY_HINT = "the ray executor needs Ray: pip install -e '.[ray]'"
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class RayUnavailable(RuntimeError):
+    """Ray is not installed, or the cluster could not be reached."""
+
+
+def import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailable(RAY_HINT) from None
+    return ray
+
+
+def local_runtime_env(extra_paths: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A runtime env that lets workers on this machine import the project (and ``extra_paths``) even when it is
+    run from a checkout rather than installed."""
+    paths = [str(PROJECT_ROOT), *extra_paths, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {"env_vars": {"PYTHONPATH": os.pathsep.join(dict.fromkeys(paths))}}
+
+
+@dataclass(frozen=True)
+class TaskRef:
+    """A registered task by name and size, rebuilt on the worker instead of being pickled with each sample."""
+
+    name: str
+    size: int | None
+
+    def load(self) -> Task:
+        return get_task(self.name, size=self.size) if self.size is not None else get_task(self.name)
+
+
+def task_ref(task: Task) -> TaskRef | Task:
+    """``task`` as a :class:`TaskRef` when the registry rebuilds an equal task, else the task itself."""
+    ref = TaskRef(task.name, getattr(task, "size", None))
+    try:
+        rebuilt = ref.load()
+    except (UnknownTaskError, TypeError):
+        return task
+    return ref if type(rebuilt) is type(task) and getattr(rebuilt, "size", None) == ref.size else task
+
+
+class SampleWorker:
+    """One worker: answers samples on its own event loop with its own endpoints, conditions and tasks."""
+
+    def __init__(self, run_id: str, spec: RunSpec, model: BaseChatModel | EndpointFactory,
+                 prices: PriceTable | None) -> None:
+        self.run_id, self.spec, self.model, self.prices = run_id, spec, model, prices
+        self.endpoints: dict[int, Endpoint] = {}
+        self.conditions: dict[str, Condition] = {}
+        self.tasks: dict[TaskRef, Task] = {}
+
+    def pid(self) -> int:
+        return os.getpid()
+
+    async def answer(self, sample: Sample, task: TaskRef | Task, condition: str, epoch: int, attempts: int) -> str:
+        """Answer one sample; the result as JSON (validated again on the driver)."""
+        if isinstance(task, TaskRef):
+            if task not in self.tasks:
+                self.tasks[task] = task.load()
+            task = self.tasks[task]
+        if condition not in self.conditions:
+            self.conditions[condition] = get_condition(condition)
+        if epoch not in self.endpoints:
+            self.endpoints[epoch] = resolve_endpoint(self.model, self.spec, epoch)
+        result = await answer_sample(self.run_id, self.spec, sample, task, self.conditions[condition],
+                                     self.endpoints[epoch], epoch, prices=self.prices, attempts=attempts)
+        return result.model_dump_json()
+
+
+@dataclass
+class _Flight:
+    sample: Sample
+    condition: Condition
+    epoch: int
+    attempts: int
+    worker: int
+
+
+def run_ray(run_id: str, spec: RunSpec, store: RunStore, work: list[tuple[Sample, Task]],
+            conditions: list[Condition], model: BaseChatModel | EndpointFactory,
+            on_result: ProgressFn | None = None, *, prices: PriceTable | None = None, address: str | None = None,
+            workers: int | None = None, max_retries: int = 3) -> int:
+    """Like :func:`evals.runner.run_all`, on Ray; returns how many results were written.
+
+    ``model`` must be picklable (a chat model, or a factory of each epoch's endpoint). ``max_retries`` bounds
+    restarts of a lost worker and retries of the samples it had in flight.
+    """
+    ray = import_ray()
+    if not pending_count(store, work, conditions, spec.epochs):
+        return 0  # nothing to do: no cluster needed
+    started = False
+    if not ray.is_initialized():
+        try:
+            if address:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(include_dashboard=False, log_to_driver=False, runtime_env=local_runtime_env())
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise RayUnavailable(f"cannot start or reach Ray{f' at {address}' if address else ''}: {exc}") from None
+        started = True
+    try:
+        return _drive(ray, run_id, spec, store, work, conditions, model, on_result, prices, workers, max_retries)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+class _Dispatcher:
+    """Keeps up to ``capacity`` samples of one condition in flight, on the least loaded worker."""
+
+    def __init__(self, ray: Any, pool: list[Any], capacity: int, cond: Condition,
+                 items: Iterator[tuple[Sample, Task, int]], tries: dict[tuple[str, str, int], int],
+                 refs: dict[str, TaskRef | Task], lost: set[int]) -> None:
+        self.ray, self.pool, self.capacity, self.cond, self.items = ray, pool, capacity, cond, items
+        self.tries, self.refs, self.lost = tries, refs, lost
+        self.flights: dict[Any, _Flight] = {}
+        self.load = [0] * len(pool)
+
+    def fill(self) -> None:
+        live = [w for w in range(len(self.pool)) if w not in self.lost]
+        if not live:
+            raise RayUnavailable("every Ray worker was lost for good (restarts exhausted); completed samples are "
+                                 "stored, resume the run to redo the rest")
+        while len(self.flights) < self.capacity and (item := next(self.items, None)) is not None:
+            sample, task, epoch = item
+            if task.name not in self.refs:
+                self.refs[task.name] = task_ref(task)
+            w = min(live, key=self.load.__getitem__)
+            attempts = self.tries.get((sample.id, self.cond.name, epoch), 0) + 1
+            ref = self.pool[w].answer.remote(sample, self.refs[task.name], self.cond.name, epoch, attempts)
+            self.flights[ref] = _Flight(sample, self.cond, epoch, attempts, w)
+            self.load[w] += 1
+
+    def finished(self) -> list[tuple[Any, _Flight]]:
+        """Wait for at least one flight to land; every landed one, removed from the flights."""
+        pending = list(self.flights)
+        ready, rest = self.ray.wait(pending, num_returns=1)
+        if rest:
+            more, _ = self.ray.wait(rest, num_returns=len(rest), timeout=0)
+            ready = [*ready, *more]
+        out = []
+        for ref in ready:
+            flight = self.flights.pop(ref)
+            self.load[flight.worker] -= 1
+            out.append((ref, flight))
+        return out
+
+
+def _drive(ray: Any, run_id: str, spec: RunSpec, store: RunStore, work: list[tuple[Sample, Task]],
+           conditions: list[Condition], model: BaseChatModel | EndpointFactory, on_result: ProgressFn | None,
+           prices: PriceTable | None, workers: int | None, max_retries: int) -> int:
+    cpus = float(ray.cluster_resources().get("CPU", 1.0))
+    n = max(1, workers or int(cpus) or 1)
+    per_worker = max(1, math.ceil(spec.max_connections / n))
+    actor = ray.remote(num_cpus=min(1.0, cpus / n), max_restarts=max_retries, max_task_retries=max_retries,
+                       max_concurrency=per_worker)(SampleWorker)
+    model_ref = ray.put(model)
+    pool = [actor.remote(run_id, spec, model_ref, prices) for _ in range(n)]
+    refs: dict[str, TaskRef | Task] = {}
+    lost: set[int] = set()  # workers lost for good
+    done = store.completed()
+    tries = store.attempts()
+    written = 0
+    try:
+        for cond in conditions:  # one condition after another, as in the local executor
+            items = ((s, t, e) for e in range(spec.epochs) for s, t in work if (s.id, cond.name, e) not in done)
+            dispatch = _Dispatcher(ray, pool, n * per_worker, cond, items, tries, refs, lost)
+            dispatch.fill()
+            while dispatch.flights:
+                for ref, flight in dispatch.finished():
+                    result, gone = _collect(ray, ref, run_id, spec, flight, prices)
+                    if gone:
+                        lost.add(flight.worker)
+                    store.add_result(result)
+                    written += 1
+                    if on_result:
+                        on_result(result)
+                dispatch.fill()
+    finally:
+        for a in pool:
+            ray.kill(a)
+    return written
+
+
+def _collect(ray: Any, ref: Any, run_id: str, spec: RunSpec, flight: _Flight,
+             prices: PriceTable | None) -> tuple[SampleResult, bool]:
+    """The result of one finished flight, and whether its worker is lost for good (restarts exhausted: the sample
+    is then stored as failed, so a resume redoes it)."""
+    try:
+        return SampleResult.model_validate_json(ray.get(ref)), False
+    except ray.exceptions.RayActorError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        detail, lost = f"worker lost: {type(exc).__name__}: {first}", True
+    except ray.exceptions.RayError as exc:
+        detail, lost = f"worker failed: {type(exc).__name__}: {str(exc)[:300]}", False
+    return _failed(run_id, spec, flight.sample, flight.condition, flight.epoch, detail, [], prices, flight.attempts,
+                   0.0), lost
+
+
+def ray_available() -> bool:
+    try:
+        import_ray()
+    except RayUnavailable:
+        return False
+    return True
+
