@@ -80,7 +80,7 @@ def _one(url: str, n: int, connections: int, executor: str = "local", pool: str 
 
 
 def run(n: int = 256, latency: float = 0.05, connections: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64),
-        ray: bool = False) -> dict[str, Any]:
+        ray: bool = False, ray_samples: int = 1024) -> dict[str, Any]:
     proc, url = _endpoint(latency)
     rows = []
     try:
@@ -110,11 +110,13 @@ def run(n: int = 256, latency: float = 0.05, connections: tuple[int, ...] = (1, 
             ray_module.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
                             runtime_env=local_runtime_env((str(HERE),)))
             c = max(connections)
-            wall = _one(url, n, c, executor="ray")["wall_s"]
+            for executor in ("local", "ray"):
+                wall = _one(url, ray_samples, c, executor=executor)["wall_s"]
+                label = "ray (2 local workers, start included)" if executor == "ray" else "local (same run as ray)"
+                rows.append({"executor": f"{label}, {ray_samples} samples", "connections": c, "wall s": wall,
+                             "samples/s": ray_samples / wall, "ideal samples/s": c / latency,
+                             "efficiency": ray_samples / wall / (c / latency), "speed-up vs 1": None})
             ray_module.shutdown()
-            rows.append({"executor": "ray (2 local workers; worker start included)", "connections": c, "wall s": wall,
-                         "samples/s": n / wall, "ideal samples/s": min(c, n) / latency,
-                         "efficiency": n / wall / (min(c, n) / latency), "speed-up vs 1": None})
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -144,14 +144,16 @@ def run(prompts: int = 5, max_tokens: int = 128, tool_samples: int = 3) -> dict[
     with tempfile.TemporaryDirectory() as tmp, LocalModelServer(DEFAULT_LOCAL_MODEL, n_threads=threads,
                                                                 log_path=Path(tmp) / "server.log") as server:
         recorder = Recorder()
-        settings = GenerationSettings(temperature=0.0, max_tokens=max_tokens, seed=0, timeout_s=600)
-        model = create_chat_model(f"local/{DEFAULT_LOCAL_MODEL}", base_url=server.base_url, settings=settings,
-                                  max_retries=0, async_transport=recorder)
+
+        def chat(tokens: int, transport: Any = None) -> Any:
+            settings = GenerationSettings(temperature=0.0, max_tokens=tokens, seed=0, timeout_s=600)
+            return create_chat_model(f"local/{DEFAULT_LOCAL_MODEL}", base_url=server.base_url, settings=settings,
+                                     max_retries=0, async_transport=transport)
 
         async def measure() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-            through = await _throughput(raw, model, prompts, max_tokens)
+            through = await _throughput(raw, chat(max_tokens), prompts, max_tokens)
             del_raw()
-            steps = await _tool_steps(model, recorder, tool_samples)
+            steps = await _tool_steps(chat(512, recorder), recorder, tool_samples)  # the runner's default cap
             return through, steps
 
         def del_raw() -> None:

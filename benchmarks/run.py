@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--samples", type=int, default=256)
             s.add_argument("--latency", type=float, default=0.05, help="endpoint latency in seconds")
             s.add_argument("--ray", action="store_true", help="also run the top concurrency on the Ray executor")
+            s.add_argument("--ray-samples", type=int, default=1024, help="samples of the Ray comparison")
         if name in ("generation", "all"):
             s.add_argument("--families", default="", help="comma-separated families (default: all)")
         if name in ("local", "all"):
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         if name == "overhead":
             out = overhead.run(args.n, args.base_n, args.repeats, inspect_python=args.inspect_python)
         elif name == "concurrency":
-            out = concurrency.run(args.samples, args.latency, ray=args.ray)
+            out = concurrency.run(args.samples, args.latency, ray=args.ray, ray_samples=args.ray_samples)
         elif name == "generation":
             out = generation.run(tuple(f for f in args.families.split(",") if f))
         elif name == "local":

@@ -11,6 +11,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from langchain_core.outputs import ChatGeneration, ChatResult
+
 from agents.scripted import ScriptedChatModel
 from tasks.records import Message, Parsed, Sample, Score
 
@@ -56,13 +58,18 @@ def echo_policy(messages: Sequence[Any], tools: list[str]) -> str:
 
 
 class EchoModel(ScriptedChatModel):
-    """The scripted echo model without the per-call history ScriptedChatModel keeps for tests (a 100k-sample
-    run would otherwise hold every prompt in memory)."""
+    """The scripted echo model, natively async like inspect_ai's mockllm (ScriptedChatModel answers async calls
+    in a worker thread), without the per-call history ScriptedChatModel keeps for tests (a 100k-sample run
+    would otherwise hold every prompt in memory)."""
 
     def _next(self, messages: list[Any]) -> Any:
         reply = super()._next(messages)
         self._state["calls"].clear()
         return reply
+
+    async def _agenerate(self, messages: list[Any], stop: list[str] | None = None, run_manager: Any = None,
+                         **kwargs: Any) -> ChatResult:
+        return ChatResult(generations=[ChatGeneration(message=self._next(messages))])
 
 
 def echo_model() -> EchoModel:

@@ -7,10 +7,10 @@ items as the local executor (:func:`evals.runner.run_all`), with the same store,
   run store (SQLite has one writer); a result is committed as soon as it arrives, so an interrupted run resumes
   like a local one.
 - **Workers.** ``workers`` Ray actors (default: one per CPU of the cluster), each an asyncio loop answering up to
-  ``ceil(max_connections / workers)`` samples at once. A worker gets the sample, a reference to its task (name
-  and size, rebuilt from the registry on the worker; a task that cannot be rebuilt that way is shipped
-  pickled), the condition name, the run spec and a picklable model factory (the CLI's builds the chat model from
-  the spec and the base URL the driver resolved, e.g. the embedded server it started).
+  ``ceil(max_connections / workers)`` samples at once, ``max_connections`` in flight in all. A worker is built
+  with the run spec, the run's task objects (a task pickles to a few hundred bytes) and a picklable model
+  factory (the CLI's builds the chat model from the spec and the base URL the driver resolved, e.g. of the
+  embedded server it started); each call gives it a sample, its task name, the condition name and the epoch.
 - **Lost workers.** An actor whose process dies is restarted by Ray and the samples it had in flight are retried
   on it (``max_restarts`` / ``max_task_retries``); a sample whose retries run out is stored as failed
   ("worker lost"), so the next resume redoes it. A sample is never stored twice: only the driver writes.
@@ -18,6 +18,9 @@ items as the local executor (:func:`evals.runner.run_all`), with the same store,
   driver's machine share the driver's cache (SQLite WAL, many readers and writers on one machine). On a
   multi-node cluster each node gets its own cache file at that path (SQLite over a network file system is not
   safe), so a resumed run may miss entries written on another node; results are unaffected.
+- **Model servers.** A server the run starts itself (``local/``, ``vllm/`` without ``--base-url``) listens on the
+  driver's 127.0.0.1: workers on the driver's machine reach it, workers on other nodes do not; on a multi-node
+  cluster pass ``--base-url`` of a server every node can reach.
 - **Conditions** run one after another, as in the local executor.
 
 Ray is an optional extra (``pip install -e '.[ray]'``). With no ``address`` and no Ray already initialised, a
@@ -51,7 +54,6 @@ from evals.runner import (
 from evals.store import RunStore
 from tasks.base import Task
 from tasks.records import Sample
-from tasks.registry import UnknownTaskError, get_task
 
 RAY_HINT = "the ray executor needs Ray: pip install -e '.[ray]'"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -76,51 +78,22 @@ def local_runtime_env(extra_paths: tuple[str, ...] = ()) -> dict[str, Any]:
     return {"env_vars": {"PYTHONPATH": os.pathsep.join(dict.fromkeys(paths))}}
 
 
-@dataclass(frozen=True)
-class TaskRef:
-    """A registered task by name and size, rebuilt on the worker instead of being pickled with each sample."""
-
-    name: str
-    size: int | None
-
-    def load(self) -> Task:
-        return get_task(self.name, size=self.size) if self.size is not None else get_task(self.name)
-
-
-def task_ref(task: Task) -> TaskRef | Task:
-    """``task`` as a :class:`TaskRef` when the registry rebuilds an equal task, else the task itself."""
-    ref = TaskRef(task.name, getattr(task, "size", None))
-    try:
-        rebuilt = ref.load()
-    except (UnknownTaskError, TypeError):
-        return task
-    return ref if type(rebuilt) is type(task) and getattr(rebuilt, "size", None) == ref.size else task
-
-
 class SampleWorker:
     """One worker: answers samples on its own event loop with its own endpoints, conditions and tasks."""
 
-    def __init__(self, run_id: str, spec: RunSpec, model: BaseChatModel | EndpointFactory,
+    def __init__(self, run_id: str, spec: RunSpec, model: BaseChatModel | EndpointFactory, tasks: dict[str, Task],
                  prices: PriceTable | None) -> None:
-        self.run_id, self.spec, self.model, self.prices = run_id, spec, model, prices
+        self.run_id, self.spec, self.model, self.tasks, self.prices = run_id, spec, model, tasks, prices
         self.endpoints: dict[int, Endpoint] = {}
         self.conditions: dict[str, Condition] = {}
-        self.tasks: dict[TaskRef, Task] = {}
 
-    def pid(self) -> int:
-        return os.getpid()
-
-    async def answer(self, sample: Sample, task: TaskRef | Task, condition: str, epoch: int, attempts: int) -> str:
-        """Answer one sample; the result as JSON (validated again on the driver)."""
-        if isinstance(task, TaskRef):
-            if task not in self.tasks:
-                self.tasks[task] = task.load()
-            task = self.tasks[task]
+    async def answer(self, sample: Sample, task: str, condition: str, epoch: int, attempts: int) -> str:
+        """Answer one sample of the task named ``task``; the result as JSON (validated again on the driver)."""
         if condition not in self.conditions:
             self.conditions[condition] = get_condition(condition)
         if epoch not in self.endpoints:
             self.endpoints[epoch] = resolve_endpoint(self.model, self.spec, epoch)
-        result = await answer_sample(self.run_id, self.spec, sample, task, self.conditions[condition],
+        result = await answer_sample(self.run_id, self.spec, sample, self.tasks[task], self.conditions[condition],
                                      self.endpoints[epoch], epoch, prices=self.prices, attempts=attempts)
         return result.model_dump_json()
 
@@ -168,9 +141,9 @@ class _Dispatcher:
 
     def __init__(self, ray: Any, pool: list[Any], capacity: int, cond: Condition,
                  items: Iterator[tuple[Sample, Task, int]], tries: dict[tuple[str, str, int], int],
-                 refs: dict[str, TaskRef | Task], lost: set[int]) -> None:
+                 lost: set[int]) -> None:
         self.ray, self.pool, self.capacity, self.cond, self.items = ray, pool, capacity, cond, items
-        self.tries, self.refs, self.lost = tries, refs, lost
+        self.tries, self.lost = tries, lost
         self.flights: dict[Any, _Flight] = {}
         self.load = [0] * len(pool)
 
@@ -181,11 +154,9 @@ class _Dispatcher:
                                  "stored, resume the run to redo the rest")
         while len(self.flights) < self.capacity and (item := next(self.items, None)) is not None:
             sample, task, epoch = item
-            if task.name not in self.refs:
-                self.refs[task.name] = task_ref(task)
             w = min(live, key=self.load.__getitem__)
             attempts = self.tries.get((sample.id, self.cond.name, epoch), 0) + 1
-            ref = self.pool[w].answer.remote(sample, self.refs[task.name], self.cond.name, epoch, attempts)
+            ref = self.pool[w].answer.remote(sample, task.name, self.cond.name, epoch, attempts)
             self.flights[ref] = _Flight(sample, self.cond, epoch, attempts, w)
             self.load[w] += 1
 
@@ -212,9 +183,8 @@ def _drive(ray: Any, run_id: str, spec: RunSpec, store: RunStore, work: list[tup
     per_worker = max(1, math.ceil(spec.max_connections / n))
     actor = ray.remote(num_cpus=min(1.0, cpus / n), max_restarts=max_retries, max_task_retries=max_retries,
                        max_concurrency=per_worker)(SampleWorker)
-    model_ref = ray.put(model)
-    pool = [actor.remote(run_id, spec, model_ref, prices) for _ in range(n)]
-    refs: dict[str, TaskRef | Task] = {}
+    tasks = {t.name: t for _, t in work}  # constructor arguments survive a restart of the worker
+    pool = [actor.remote(run_id, spec, model, tasks, prices) for _ in range(n)]
     lost: set[int] = set()  # workers lost for good
     done = store.completed()
     tries = store.attempts()
@@ -222,7 +192,7 @@ def _drive(ray: Any, run_id: str, spec: RunSpec, store: RunStore, work: list[tup
     try:
         for cond in conditions:  # one condition after another, as in the local executor
             items = ((s, t, e) for e in range(spec.epochs) for s, t in work if (s.id, cond.name, e) not in done)
-            dispatch = _Dispatcher(ray, pool, n * per_worker, cond, items, tries, refs, lost)
+            dispatch = _Dispatcher(ray, pool, max(1, spec.max_connections), cond, items, tries, lost)
             dispatch.fill()
             while dispatch.flights:
                 for ref, flight in dispatch.finished():

@@ -174,18 +174,17 @@ def answer(body: dict, headers: dict, n: int) -> Reply:
 def test_compare_cli_ray_executor_matches_local(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
     with FaultServer(answer) as server:
-        common = ["--model", "openai-compatible/fake", "--base-url", server.url, "--tasks", TASK, "--limit", "4",
-                  "--no-cache"]
-        assert main([*common, "--output", str(tmp_path / "local")]) == 0
-        assert main([*common, "--output", str(tmp_path / "ray"), "--executor", "ray", "--ray-workers", "2"]) == 0
-        # the cache path travels to the workers: a cached ray run answers from the cache the second time
-        cached = [*common[:-1], "--cache", "--executor", "ray"]
-        assert main([*cached, "--output", str(tmp_path / "c1")]) == 0
+        common = ["--model", "openai-compatible/fake", "--base-url", server.url, "--tasks", TASK, "--limit", "4"]
+        assert main([*common, "--no-cache", "--output", str(tmp_path / "local")]) == 0
+        # the cache path travels to the workers: a second ray run answers everything from the cache
+        ray_run = [*common, "--cache", "--executor", "ray", "--ray-workers", "2"]
+        assert main([*ray_run, "--output", str(tmp_path / "ray")]) == 0
         calls = len(server.requests)
-        assert main([*cached, "--output", str(tmp_path / "c2")]) == 0
+        assert main([*ray_run, "--output", str(tmp_path / "cached")]) == 0
         assert len(server.requests) == calls
     capsys.readouterr()
-    with RunStore(tmp_path / "local") as a, RunStore(tmp_path / "ray") as b, RunStore(tmp_path / "c2") as c:
-        assert scores(a) == scores(b)
+    with RunStore(tmp_path / "local") as a, RunStore(tmp_path / "ray") as b, RunStore(tmp_path / "cached") as c:
+        assert scores(a) == scores(b) == scores(c)
         assert len(scores(a)) == 8
+        assert all(r.cache_hits == 0 for r in b.results(with_trace=False))
         assert all(r.cache_hits == r.model_calls > 0 for r in c.results(with_trace=False))
