@@ -73,7 +73,7 @@ VERSIONED = ("geogap", "langgraph", "langchain-core", "langchain-openai", "langc
 # Option name -> (default, type). Flags and config keys share these names (config may use - or _).
 OPTIONS: dict[str, tuple[Any, type]] = {
     "model": (DEFAULT_MODEL, str), "conditions": ("intrinsic,tools", str), "tasks": (None, str),
-    "limit": (None, int), "split": ("test", str), "seed": (42, int), "epochs": (1, int), "base_url": (None, str),
+    "limit": (None, int), "size": (None, str), "split": ("test", str), "seed": (42, int), "epochs": (1, int), "base_url": (None, str),
     "temperature": (0.0, float), "max_tokens": (512, int), "max_steps": (6, int), "max_tool_calls": (8, int),
     "max_sample_tokens": (None, int), "sample_timeout": (600.0, float), "call_timeout": (300.0, float), "max_connections": (None, int),
     "max_attempts": (6, int), "retry_delay": (1.0, float), "output": (None, Path), "resume": (None, Path), "cache": (None, bool),
@@ -82,7 +82,8 @@ OPTIONS: dict[str, tuple[Any, type]] = {
 }
 EXECUTORS = ("local", "ray")
 # Options that change what a run computes: given with --resume they must match the stored run.
-IDENTITY_OPTIONS = {"model": "model", "conditions": "conditions", "tasks": "tasks", "limit": "limit", "split": "split",
+IDENTITY_OPTIONS = {"model": "model", "conditions": "conditions", "tasks": "tasks", "limit": "limit", "size": "size",
+                    "split": "split",
                     "seed": "seed", "epochs": "epochs", "temperature": "temperature", "max_tokens": "max_tokens",
                     "max_steps": "max_steps", "max_tool_calls": "max_tool_calls",
                     "max_sample_tokens": "max_sample_tokens", "sample_timeout": "sample_timeout_s"}
@@ -100,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="comma-separated conditions (default intrinsic,tools), e.g. intrinsic,tools,tools[geodesy]")
     p.add_argument("--tasks", help="comma-separated task names or globs (default: the quick suite)")
     p.add_argument("--limit", type=int, help="samples per task")
+    p.add_argument("--size", help="items generated per task before the 60/10/30 split: a number, or 'paper' for the "
+                   "paper's size (default: each task's own, small)")
     p.add_argument("--split", choices=["train", "dev", "test"], help="default test")
     p.add_argument("--seed", type=int, help="dataset seed; epoch e sends seed+e to the model (default 42)")
     p.add_argument("--epochs", type=int, help="answers per sample and condition (default 1)")
@@ -221,8 +224,33 @@ def fail(message: str, code: int) -> int:
     return code
 
 
+def parse_size(value: str | None) -> int | str | None:
+    """``--size``: None, ``"paper"`` or an integer >= 10."""
+    if value is None or str(value) == "paper":
+        return value
+    try:
+        n = int(value)
+    except ValueError:
+        raise UsageError(f"--size must be a number or 'paper', got {value!r}") from None
+    if n < 10:
+        raise UsageError("--size must be >= 10 (the 60/10/30 split needs items in every split)")
+    return n
+
+
+def make_task(name: str, size: int | str | None) -> Any:
+    """The task ``name`` generated at ``size`` items (``"paper"``: its ``paper_size``)."""
+    if size is None:
+        return get_task(name)
+    if size == "paper":
+        probe = get_task(name)
+        paper = getattr(probe, "paper_size", None)
+        return get_task(name, size=paper) if paper else probe
+    return get_task(name, size=int(size))
+
+
 def make_spec(opts: dict[str, Any]) -> RunSpec:
     """Validate options into a run spec; raises UsageError with a one-line message."""
+    size = parse_size(opts["size"])
     try:
         parse_model(opts["model"])
         if opts["tasks"]:
@@ -257,7 +285,7 @@ def make_spec(opts: dict[str, Any]) -> RunSpec:
     cache = opts["cache"] if opts["cache"] is not None else opts["temperature"] == 0
     return RunSpec(
         model=opts["model"], base_url=opts["base_url"], tasks=list(limits), task_limits=limits,
-        conditions=[c.name for c in conds], split=opts["split"], limit=opts["limit"], seed=opts["seed"],
+        conditions=[c.name for c in conds], split=opts["split"], limit=opts["limit"], size=size, seed=opts["seed"],
         epochs=opts["epochs"], temperature=opts["temperature"], max_tokens=opts["max_tokens"],
         max_steps=opts["max_steps"], max_tool_calls=opts["max_tool_calls"],
         max_sample_tokens=opts["max_sample_tokens"], sample_timeout_s=opts["sample_timeout"],
@@ -282,6 +310,8 @@ def resumed_spec(stored: RunSpec, opts: dict[str, Any], given: set[str]) -> RunS
                 raise UsageError(str(exc)) from None
         elif opt == "conditions":
             value = [get_condition(c).name for c in split_conditions(value)]
+        elif opt == "size":
+            value = parse_size(value)
         if value != stored_identity[field]:
             raise UsageError(f"--{opt.replace('_', '-')} differs from the run being resumed "
                              f"({stored_identity[field]!r}); drop it or start a new --output")
@@ -371,7 +401,7 @@ def prepare(opts: dict[str, Any], given: set[str]) -> Prepared:
         store = RunStore(run_dir)
         run_id = previous[0] if previous else hashlib.sha256(f"{time.time()}{run_dir}".encode()).hexdigest()[:12]
     try:
-        tasks = {n: get_task(n) for n in spec.tasks}
+        tasks = {n: make_task(n, spec.size) for n in spec.tasks}
         limits = spec.task_limits or {n: spec.limit for n in spec.tasks}
         work = [(s, tasks[n]) for n in spec.tasks
                 for s in tasks[n].samples(split=spec.split, limit=limits.get(n), seed=spec.seed)]  # type: ignore[arg-type]

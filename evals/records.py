@@ -27,6 +27,7 @@ class RunSpec(BaseModel):
     conditions: list[str]
     split: str = "test"
     limit: int | None = None
+    size: int | str | None = Field(default=None, description="Items generated per task ('paper' = paper size)")
     seed: int = Field(default=42, description="Dataset seed; model calls of epoch e send seed + e")
     epochs: int = 1
     temperature: float = 0.0

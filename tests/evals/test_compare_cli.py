@@ -37,3 +37,15 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--list"]) == 0
     out = capsys.readouterr().out
     assert "gpsbench.distance" in out and "geodesy" in out and "tools[set1,set2]" in out and "local/" in out
+
+
+def test_size_flag_validation_and_task_size(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    from evals.compare import make_task, parse_size
+
+    assert main(["--size", "big", "--output", str(tmp_path / "r")]) == 2
+    assert "--size must be a number or 'paper'" in capsys.readouterr().err
+    assert main(["--size", "5", "--output", str(tmp_path / "r")]) == 2
+    assert parse_size("paper") == "paper" and parse_size("300") == 300 and parse_size(None) is None
+    assert make_task("gpsbench.distance", "paper").size == 3400
+    assert make_task("gpsbench.distance", 50).size == 50
+    assert make_task("gpsbench.distance", None).size == 200
