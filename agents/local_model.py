@@ -9,21 +9,16 @@ it: on exit of the ``with`` block, on an exception or Ctrl-C, and (Linux) when t
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import importlib
 import os
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
+from agents.server_process import ServerProcess, _die_with_parent, free_port  # noqa: F401
 
 
 @dataclass(frozen=True)
@@ -138,42 +133,20 @@ def ensure_model_file(name: str = DEFAULT_LOCAL_MODEL, directory: Path | None = 
     return target
 
 
-def free_port() -> int:
-    """A free TCP port on 127.0.0.1."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child
-    """Ask Linux to SIGTERM the server if this process dies (prctl PR_SET_PDEATHSIG)."""
-    try:
-        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)
-    except OSError:
-        pass
-
-
-class LocalModelServer:
+class LocalModelServer(ServerProcess):
     """llama-cpp-python's OpenAI-compatible server in a child process on 127.0.0.1."""
+
+    label = "local model server"
+    log_prefix = "geogap-llama"
 
     def __init__(self, name: str = DEFAULT_LOCAL_MODEL, *, n_ctx: int = 4096, n_threads: int | None = None,
                  log_path: Path | None = None, startup_timeout_s: float = 180.0,
                  extra_args: Sequence[str] = ()) -> None:
+        super().__init__(log_path=log_path, startup_timeout_s=startup_timeout_s)
         self.name = name
         self.n_ctx = n_ctx
         self.n_threads = n_threads or max(1, os.cpu_count() or 1)
-        self.log_path = log_path
-        self.startup_timeout_s = startup_timeout_s
         self.extra_args = list(extra_args)
-        self.port: int | None = None
-        self.process: subprocess.Popen[bytes] | None = None
-        self._log = None
-
-    @property
-    def base_url(self) -> str:
-        if self.port is None:
-            raise RuntimeError("server not started")
-        return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self) -> LocalModelServer:
         try:
@@ -185,57 +158,6 @@ class LocalModelServer:
             ) from None
         model = ensure_model_file(self.name)
         self.port = free_port()
-        log = self.log_path or Path(tempfile.gettempdir()) / f"geogap-llama-{self.port}.log"
-        log.parent.mkdir(parents=True, exist_ok=True)
-        self._log = open(log, "ab")  # noqa: SIM115 - closed in stop()
-        self.log_file = log
-        cmd = [sys.executable, "-m", "agents.llama_server", "--model", str(model), "--port", str(self.port),
-               "--n_ctx", str(self.n_ctx), "--n_threads", str(self.n_threads), *self.extra_args]
-        self.process = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                        preexec_fn=_die_with_parent if sys.platform == "linux" else None)
-        try:
-            self._wait_ready()
-        except BaseException:
-            self.stop()
-            raise
+        self._launch([sys.executable, "-m", "agents.llama_server", "--model", str(model), "--port", str(self.port),
+                      "--n_ctx", str(self.n_ctx), "--n_threads", str(self.n_threads), *self.extra_args])
         return self
-
-    def _wait_ready(self) -> None:
-        deadline = time.monotonic() + self.startup_timeout_s
-        while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                raise RuntimeError(f"local model server exited with code {self.process.returncode}:\n{self.log_tail()}")
-            try:
-                if httpx.get(f"{self.base_url}/models", timeout=2.0).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.25)
-        raise TimeoutError(f"local model server not ready after {self.startup_timeout_s:.0f} s:\n{self.log_tail()}")
-
-    def log_tail(self, n: int = 20) -> str:
-        try:
-            return "\n".join(Path(self.log_file).read_text(errors="replace").splitlines()[-n:])
-        except (OSError, AttributeError):
-            return ""
-
-    def stop(self) -> None:
-        """Terminate the server (SIGTERM, then SIGKILL after 10 s)."""
-        p, self.process = self.process, None
-        if p is not None and p.poll() is None:
-            p.terminate()
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait(timeout=10)
-        if self._log is not None:
-            self._log.close()
-            self._log = None
-
-    def __enter__(self) -> LocalModelServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

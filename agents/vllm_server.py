@@ -15,14 +15,10 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import httpx
-
-from agents.local_model import _die_with_parent, free_port
+from agents.server_process import ServerProcess, free_port
 
 # (pattern on the lower-cased HF id, vLLM tool-call parser), first match wins.
 PARSERS: tuple[tuple[str, str], ...] = (
@@ -86,26 +82,21 @@ def vllm_command(model: str, port: int, *, host: str = "127.0.0.1", tool_call_pa
             "--tool-call-parser", parser, *extra_args]
 
 
-class VllmServer:
+class VllmServer(ServerProcess):
     """``vllm serve`` in a child process on 127.0.0.1; ``with VllmServer(hf_id) as s: ... s.base_url``."""
+
+    label = "vllm serve"
+    log_prefix = "geogap-vllm"
+    poll_s = 1.0
+    stop_grace_s = 30.0  # vLLM frees GPU memory on shutdown
+    exit_error = VllmUnavailable
 
     def __init__(self, model: str, *, tool_call_parser: str | None = None, log_path: Path | None = None,
                  startup_timeout_s: float = DEFAULT_STARTUP_TIMEOUT_S, extra_args: Sequence[str] = ()) -> None:
+        super().__init__(log_path=log_path, startup_timeout_s=startup_timeout_s)
         self.model = model
         self.tool_call_parser = tool_call_parser or tool_call_parser_for(model)
-        self.log_path = log_path
-        self.startup_timeout_s = startup_timeout_s
         self.extra_args = list(extra_args)
-        self.port: int | None = None
-        self.process: subprocess.Popen[bytes] | None = None
-        self.log_file: Path | None = None
-        self._log = None
-
-    @property
-    def base_url(self) -> str:
-        if self.port is None:
-            raise RuntimeError("vLLM server not started")
-        return f"http://127.0.0.1:{self.port}/v1"
 
     def command(self) -> list[str]:
         exe = vllm_executable()
@@ -117,61 +108,8 @@ class VllmServer:
 
     def start(self) -> VllmServer:
         self.port = free_port()
-        cmd = self.command()
-        log = self.log_path or Path(tempfile.gettempdir()) / f"geogap-vllm-{self.port}.log"
-        log.parent.mkdir(parents=True, exist_ok=True)
-        self._log = open(log, "ab")  # noqa: SIM115 - closed in stop()
-        self.log_file = log
-        self.process = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                        env={**os.environ, "VLLM_NO_USAGE_STATS": "1"},
-                                        preexec_fn=_die_with_parent if sys.platform == "linux" else None)
-        try:
-            self._wait_ready()
-        except BaseException:
-            self.stop()
-            raise
+        self._launch(self.command(), env={**os.environ, "VLLM_NO_USAGE_STATS": "1"})
         return self
-
-    def _wait_ready(self) -> None:
-        deadline = time.monotonic() + self.startup_timeout_s
-        while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                raise VllmUnavailable(f"vllm serve exited with code {self.process.returncode}:\n{self.log_tail()}")
-            try:
-                if httpx.get(f"{self.base_url}/models", timeout=2.0).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(1.0)
-        raise TimeoutError(f"vllm serve not ready after {self.startup_timeout_s:.0f} s:\n{self.log_tail()}")
-
-    def log_tail(self, n: int = 30) -> str:
-        try:
-            return "\n".join(Path(self.log_file or "").read_text(errors="replace").splitlines()[-n:])
-        except OSError:
-            return ""
-
-    def stop(self) -> None:
-        """Terminate the server (SIGTERM, then SIGKILL after 30 s: vLLM frees GPU memory on shutdown)."""
-        p, self.process = self.process, None
-        if p is not None and p.poll() is None:
-            p.terminate()
-            try:
-                p.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait(timeout=10)
-        if self._log is not None:
-            self._log.close()
-            self._log = None
-
-    def __enter__(self) -> VllmServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
 
 def plan_vllm(model: str, base_url: str | None, *, gpus: Callable[[], list[str]] | None = None,
               tool_call_parser: str | None = None) -> VllmServer | None:
