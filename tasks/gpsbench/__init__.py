@@ -48,3 +48,4 @@ APPLIED_TASKS: tuple[str, ...] = tuple(f"gpsbench.{n}" for n in (
     "spatial_patterns", "boundary_analysis", "terrain_classification",
 ))
 PROBE_TASKS: tuple[str, ...] = ("gpsbench.missing_data",)
+LEVEL_TASKS: tuple[str, ...] = ("gpsbench.place_association.country", "gpsbench.place_association.admin1")

@@ -11,16 +11,19 @@ The score is city-level: a comma-separated part of the answer (other than a coun
 or an alternate spelling, with no other country named. :meth:`PlaceAssociationTask.levels` also scores the paper's coarser levels (Table 8):
 country (a part naming the gold country) and first-level division (a part naming the division where its name
 is known offline, or naming a gazetteer place of the gold country that lies in the gold division); a right
-city implies the coarser levels. The explanation lists all three.
+city implies the coarser levels. The explanation lists all three. The same items scored at those levels are
+registered as ``gpsbench.place_association.country`` and ``gpsbench.place_association.admin1``.
 """
 
 from __future__ import annotations
 
 import math
+import random
 import re
 from functools import cache
 
 from geocore.gazetteer import City, admin1_name, country_code, find_city
+from tasks.base import stable_seed
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.parsing import answer_segment, fold
 from tasks.gpsbench.sampling import cities_by_continent, city_grid, pick_continent
@@ -156,3 +159,32 @@ class PlaceAssociationTask(GpsTask):
         return graded(lv["city"], None, None, f"answer {', '.join(parsed.value)!r}; gold {sample.target['name']}, "
                                             f"{sample.target['country']}; levels: {marks}")
 
+
+
+class _PlaceAssociationAtLevel(PlaceAssociationTask):
+    """The items of ``gpsbench.place_association`` (drawn under its name, so prompts and gold are identical),
+    scored at a coarser level of the paper's Table 8."""
+
+    level: str = "city"
+
+    def rng(self, seed: int) -> random.Random:
+        return random.Random(stable_seed(PlaceAssociationTask.name, seed))
+
+    def score(self, parsed: Parsed, sample: Sample) -> Score:
+        if not parsed.ok:
+            return failed(parsed)
+        lv = self.levels(parsed, sample)
+        return graded(lv[self.level], None, None, f"{self.level}-level: answer {', '.join(parsed.value)!r}; gold "
+                                                  f"{sample.target['name']}, {sample.target['country']}")
+
+
+@register_task("gpsbench.place_association.country")
+class PlaceAssociationCountryTask(_PlaceAssociationAtLevel):
+    name = "gpsbench.place_association.country"
+    level = "country"
+
+
+@register_task("gpsbench.place_association.admin1")
+class PlaceAssociationAdmin1Task(_PlaceAssociationAtLevel):
+    name = "gpsbench.place_association.admin1"
+    level = "admin1"

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from agents.tool_agent import AgentLimits, ToolAgent
 from evals.conditions import with_tools_note
 from tasks import get_task, resolve_tasks
-from tasks.gpsbench import APPLIED_TASKS, PROBE_TASKS, PURE_TASKS
+from tasks.gpsbench import APPLIED_TASKS, LEVEL_TASKS, PROBE_TASKS, PURE_TASKS
 from tasks.gpsbench.regions import CONTINENT_QUOTAS, SUBREGIONS
 from tasks.records import Parsed, Sample, Score
 from tools import get_tools
@@ -31,7 +31,8 @@ def generated(name: str, seed: int = 42, size: int = N) -> tuple[Sample, ...]:
 
 def test_seventeen_tasks_and_the_probe_are_registered() -> None:
     assert len(PURE_TASKS) == 9 and len(APPLIED_TASKS) == 8 and len(PROBE_TASKS) == 1
-    assert sorted(resolve_tasks(["gpsbench.*"])) == sorted(ALL_TASKS)
+    # plus place association scored at country and admin-1 level (same items, coarser scorers)
+    assert sorted(resolve_tasks(["gpsbench.*"])) == sorted(ALL_TASKS + LEVEL_TASKS)
     assert set(SOLVERS) == set(ALL_TASKS)
 
 
