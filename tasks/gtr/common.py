@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from geocore.networks import KINDS, CameraNetwork, Kind
 from tasks.base import GeneratedTask, stable_seed
 from tasks.gtr.parsing import FreeParser, free_segments, parse_option
-from tasks.gtr.prompts import LETTERS, SYSTEM_PROMPT, user_prompt
+from tasks.gtr.prompts import LETTERS, SYSTEM_PROMPT, segments_text, user_prompt
 from tasks.gtr.scenes import TIERS, Tier, pick_network, tier_of
 from tasks.gtr.scoring import as_segments, score_forecast, score_mcq, st_iou
 from tasks.records import Message, Parsed, Sample, Score
@@ -27,6 +27,11 @@ class Option:
     text: str
     data: Any = None
     kind: str = "gold"
+
+
+def segment_option(segs: list[tuple[str, tuple[float, float]]], kind: str) -> Option:
+    """An option that stands for camera segments: ``C482 [170.4, 178.5]; ...`` with ``[[cam, [t0, t1]], ...]``."""
+    return Option(segments_text(segs), [[c, list(iv)] for c, iv in segs], kind)
 
 
 @dataclass

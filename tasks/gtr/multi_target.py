@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 
 from geocore.networks import CameraNetwork
-from tasks.gtr.common import ForecastTask, Item, Option, distinct_segments
-from tasks.gtr.prompts import fmt_speed, fmt_time, segments_text
+from tasks.gtr.common import ForecastTask, Item, Option, distinct_segments, segment_option
+from tasks.gtr.prompts import fmt_speed, fmt_time
 from tasks.gtr.scenes import (
     BASE_SPEED_MPS,
     SPEED_DECIMALS,
@@ -31,7 +31,7 @@ N_OPTIONS = 5
 
 
 def _option(cam: str, iv: tuple[float, float], kind: str) -> Option:
-    return Option(segments_text([(cam, iv)]), [[cam, list(iv)]], kind)
+    return segment_option([(cam, iv)], kind)
 
 
 def _route_through(rng: random.Random, net: CameraNetwork, m: str, avoid_first: str | None) -> list[str] | None:

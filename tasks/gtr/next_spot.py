@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 
 from geocore.networks import CameraNetwork
-from tasks.gtr.common import ForecastTask, Item, Option, distinct_segments
-from tasks.gtr.prompts import observation, segments_text
+from tasks.gtr.common import ForecastTask, Item, Option, distinct_segments, segment_option
+from tasks.gtr.prompts import observation
 from tasks.gtr.scenes import (
     START_TIME_S,
     base_speed,
@@ -27,10 +27,6 @@ from tasks.gtr.scenes import (
 from tasks.registry import register_task
 
 N_OPTIONS = 5
-
-
-def _option(segs: list[tuple[str, tuple[float, float]]], kind: str) -> Option:
-    return Option(segments_text(segs), [[c, list(iv)] for c, iv in segs], kind)
 
 
 @register_task("gtr.next_spot")
@@ -55,16 +51,16 @@ class NextSpotTask(ForecastTask):
         gold = constant_speed_passes(net, [h2.camera, nxt], t, v)
         pool: list[Option] = []
         v1 = h1.speed_mps if abs(h1.speed_mps / v - 1) >= 0.05 else v * rng.uniform(0.65, 0.85)
-        pool.append(_option(constant_speed_passes(net, [h2.camera, nxt], t, v1), "right_camera_wrong_speed"))
-        pool.append(_option(constant_speed_passes(net, [h2.camera, nxt], h2.seen[1], v), "right_camera_late"))
+        pool.append(segment_option(constant_speed_passes(net, [h2.camera, nxt], t, v1), "right_camera_wrong_speed"))
+        pool.append(segment_option(constant_speed_passes(net, [h2.camera, nxt], h2.seen[1], v), "right_camera_late"))
         vf = v * (rng.uniform(0.65, 0.85) if rng.random() < 0.5 else rng.uniform(1.15, 1.35))
-        pool.append(_option(constant_speed_passes(net, [h2.camera, nxt], t, vf), "right_camera_wrong_speed"))
+        pool.append(segment_option(constant_speed_passes(net, [h2.camera, nxt], t, vf), "right_camera_wrong_speed"))
         for n, _, _ in net.neighbours(h2.camera):
             if n != nxt:
-                pool.append(_option(constant_speed_passes(net, [h2.camera, n], t, v), "wrong_neighbour"))
-        pool.append(_option([(rng.choice(net.area_cameras(2)), gold[0][1])], "other_area"))
-        pool.append(_option([(phantom_camera(net, rng), gold[0][1])], "phantom"))
-        gold_opt = _option(gold, "gold")
+                pool.append(segment_option(constant_speed_passes(net, [h2.camera, n], t, v), "wrong_neighbour"))
+        pool.append(segment_option([(rng.choice(net.area_cameras(2)), gold[0][1])], "other_area"))
+        pool.append(segment_option([(phantom_camera(net, rng), gold[0][1])], "phantom"))
+        gold_opt = segment_option(gold, "gold")
         by_kind: dict[str, list[Option]] = {}
         for o in distinct_segments(gold_opt, pool):
             by_kind.setdefault(o.kind, []).append(o)

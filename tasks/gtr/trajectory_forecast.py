@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 
 from geocore.networks import CameraNetwork
-from tasks.gtr.common import ForecastTask, Item, Option, distinct_segments
-from tasks.gtr.prompts import observation, segments_text
+from tasks.gtr.common import ForecastTask, Item, Option, distinct_segments, segment_option
+from tasks.gtr.prompts import observation
 from tasks.gtr.scenes import (
     START_TIME_S,
     base_speed,
@@ -28,10 +28,6 @@ from tasks.gtr.scenes import (
 from tasks.registry import register_task
 
 N_OPTIONS = 4
-
-
-def _option(segs: list[tuple[str, tuple[float, float]]], kind: str) -> Option:
-    return Option(segments_text(segs), [[c, list(iv)] for c, iv in segs], kind)
 
 
 @register_task("gtr.trajectory_forecast")
@@ -60,15 +56,15 @@ class TrajectoryForecastTask(ForecastTask):
         gold = constant_speed_passes(net, future, t, vbar)
         pool: list[Option] = []
         vl = hl.speed_mps if abs(hl.speed_mps / vbar - 1) >= 0.04 else vbar * rng.uniform(1.15, 1.3)
-        pool.append(_option(constant_speed_passes(net, future, t, vl), "right_route_wrong_speed"))
-        pool.append(_option(constant_speed_passes(net, future, hl.seen[1], vbar), "right_route_late"))
+        pool.append(segment_option(constant_speed_passes(net, future, t, vl), "right_route_wrong_speed"))
+        pool.append(segment_option(constant_speed_passes(net, future, hl.seen[1], vbar), "right_route_late"))
         alts = [p for p, _ in net.simple_paths(hl.camera, z, 1.8 * net.path_length(future)) if p != future]
         if alts:
-            pool.append(_option(constant_speed_passes(net, alts[0], t, vbar), "other_route"))
+            pool.append(segment_option(constant_speed_passes(net, alts[0], t, vbar), "other_route"))
         k = rng.randrange(len(gold))
         for cam, why in ((rng.choice(net.area_cameras(2)), "other_area"), (phantom_camera(net, rng), "phantom")):
-            pool.append(_option([*gold[:k], (cam, gold[k][1]), *gold[k + 1:]], why))
-        gold_opt = _option(gold, "gold")
+            pool.append(segment_option([*gold[:k], (cam, gold[k][1]), *gold[k + 1:]], why))
+        gold_opt = segment_option(gold, "gold")
         uniq = {o.text: o for o in distinct_segments(gold_opt, pool)}
         if len(uniq) < N_OPTIONS - 1:
             return None
