@@ -126,10 +126,14 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
         parsed = scorer.parse(res.final_text, asked)
     except Exception as exc:  # noqa: BLE001 - a parser bug is a parse failure, recorded with its reason
         parsed = Parsed.failure(res.final_text, f"parser crashed: {type(exc).__name__}: {exc}")
-    try:
-        score = scorer.score(parsed, asked)
-    except Exception:  # noqa: BLE001
-        score = Score(correct=False, value=0.0, explanation="scorer crashed: " + traceback.format_exc(limit=2))
+    if parsed.status != "answered":  # the policy holds whatever a task's scorer does: no answer, no credit
+        score = Score.unanswered(parsed)
+    else:
+        try:
+            score = scorer.score(parsed, asked)
+        except Exception:  # noqa: BLE001
+            score = Score(correct=False, value=0.0, status="unparsed",
+                          explanation="scorer crashed: " + traceback.format_exc(limit=2))
     meta = dict(sample.meta)
     if asked is not sample:
         meta["asked_sample_id"] = asked.id

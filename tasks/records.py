@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Split = Literal["train", "dev", "test"]
 SPLITS: tuple[Split, ...] = ("train", "dev", "test")
@@ -39,15 +39,36 @@ class Sample(BaseModel):
         return next(m.content for m in reversed(self.messages) if m.role == "user")
 
 
+AnswerStatus = Literal["answered", "hedged", "unparsed", "refused"]
+"""What a reply committed to (the scoring policy, README "Scoring policy"):
+
+- ``answered``: exactly one candidate answer was found; only these can earn credit;
+- ``hedged``: the reply commits to more than one candidate (two options, a list, a range, "X or Y", an
+  alternative in brackets); never credited;
+- ``unparsed``: no answer could be found (including a literal echo of a placeholder or of a given parameter);
+- ``refused``: the reply declines to answer.
+"""
+ANSWER_STATUSES: tuple[AnswerStatus, ...] = ("answered", "hedged", "unparsed", "refused")
+
+
 class Parsed(BaseModel):
-    """An answer extracted from the model's raw text, or a parse failure with its reason."""
+    """An answer extracted from the model's raw text, or why there is none (its status and reason)."""
 
     model_config = ConfigDict(frozen=True)
 
     raw: str
     ok: bool
     value: Any = None
-    reason: str | None = Field(default=None, description="Why parsing failed, when ok is False")
+    reason: str | None = Field(default=None, description="Why no answer was taken, when ok is False")
+    status: AnswerStatus = "answered"
+
+    @model_validator(mode="after")
+    def _status_matches_ok(self) -> Parsed:
+        if self.ok != (self.status == "answered"):
+            if self.ok:
+                raise ValueError(f"an ok parse must have status 'answered', not {self.status!r}")
+            object.__setattr__(self, "status", "unparsed")
+        return self
 
     @classmethod
     def success(cls, raw: str, value: Any) -> Parsed:
@@ -55,7 +76,17 @@ class Parsed(BaseModel):
 
     @classmethod
     def failure(cls, raw: str, reason: str) -> Parsed:
-        return cls(raw=raw, ok=False, reason=reason)
+        """No answer found (status ``unparsed``)."""
+        return cls(raw=raw, ok=False, reason=reason, status="unparsed")
+
+    @classmethod
+    def hedged(cls, raw: str, reason: str, candidates: Any = None) -> Parsed:
+        """The reply commits to several candidates (kept in ``value`` for the trace, never scored)."""
+        return cls(raw=raw, ok=False, reason=reason, status="hedged", value=candidates)
+
+    @classmethod
+    def refused(cls, raw: str, reason: str = "the reply declines to answer") -> Parsed:
+        return cls(raw=raw, ok=False, reason=reason, status="refused")
 
 
 class Score(BaseModel):
@@ -68,4 +99,21 @@ class Score(BaseModel):
     error: float | None = Field(default=None, description="Continuous error in error_unit (km, degrees, ...)")
     error_unit: str | None = None
     explanation: str = ""
-    parse_failed: bool = False
+    parse_failed: bool = Field(default=False, description="No credited answer was taken: status is not 'answered'")
+    status: AnswerStatus = "answered"
+
+    @model_validator(mode="after")
+    def _sync_status(self) -> Score:
+        if self.parse_failed and self.status == "answered":
+            object.__setattr__(self, "status", "unparsed")
+        elif self.status != "answered":
+            object.__setattr__(self, "parse_failed", True)
+        if self.status != "answered" and (self.correct or self.value > 0):
+            raise ValueError(f"a {self.status} answer cannot earn credit")
+        return self
+
+    @classmethod
+    def unanswered(cls, parsed: Parsed, **extra: Any) -> Score:
+        """The zero score of a parse without an answer, carrying its status and reason."""
+        return cls(correct=False, value=0.0, status=parsed.status,
+                   explanation=extra.pop("explanation", None) or parsed.reason or parsed.status, **extra)
