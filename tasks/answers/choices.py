@@ -1,0 +1,143 @@
+"""Choosing among options (by letter, number, text or id), yes/no and compass directions.
+
+A bare capital counts as an option letter only where it reads as one: ``(B)``, ``B)``, ``option B``, the whole
+answer ``B``, ``B.``/``B:``/``B -`` before the option's text, or a list made only of letters (``A, B, C or D``,
+which is a hedge). ``A guess would be hard here`` names no option.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tasks.answers.decide import decide
+from tasks.answers.text import blank_phrase, clean, contains_phrase, fold
+from tasks.records import Parsed
+
+_LABEL = r"(?:[A-Z]|\d{1,2})"
+_MARKED = re.compile(rf"(?<![A-Za-z0-9])\(({_LABEL})\)|(?<![A-Za-z0-9(])({_LABEL})\)")
+_NAMED = re.compile(rf"\b(?:options?|answer|choice|letter)\s?(?:is\s|:\s?|=\s?)?\(?(?-i:({_LABEL}))\)?(?![A-Za-z0-9])",
+                    re.IGNORECASE)
+_START = re.compile(rf"^\(?({_LABEL})\)?(?:$|\s?[.:)\-,]|\s-)")
+_CONNECTORS = re.compile(r"\b(?:or|and|either|both|options?|answers?|choices?|letters?)\b|[,/&;.()\s]+",
+                         re.IGNORECASE)
+
+
+def _label_index(label: str, n: int, letters: bool, numbers: bool, first_number: int) -> int | None:
+    if label.isdigit():
+        k = int(label) - first_number
+        return k if numbers and 0 <= k < n else None
+    if not (letters and len(label) == 1 and "A" <= label <= "Z"):
+        return None
+    k = ord(label) - 65
+    return k if k < n else None
+
+
+def option_labels(segment: str, n: int, *, letters: bool = True, numbers: bool = False,
+                  first_number: int = 1) -> list[int]:
+    """Indices of the options ``segment`` names by label (letter A.. or number from ``first_number``), in order."""
+    s = clean(segment).strip()
+    idx = lambda lab: _label_index(lab, n, letters, numbers, first_number)  # noqa: E731
+    tokens = [t for t in _CONNECTORS.split(s) if t]
+    if tokens and all(idx(t) is not None for t in tokens):  # "A", "A B C D", "A, B, C or D", "(1) or (2)"
+        return [idx(t) for t in tokens]  # type: ignore[misc]
+    found: list[tuple[int, int]] = []
+    m = _START.match(s)
+    if m and idx(m.group(1)) is not None:
+        found.append((m.start(1), idx(m.group(1))))  # type: ignore[arg-type]
+    for rx in (_MARKED, _NAMED):
+        for m in rx.finditer(s):
+            lab = next(g for g in m.groups() if g)
+            k = idx(lab)
+            if k is not None:
+                found.append((m.start(), k))
+    return [k for _, k in sorted(found)]
+
+
+def option_texts(segment: str, aliases: Sequence[Sequence[str]]) -> list[int]:
+    """Indices of options whose text (or an alias) occurs as whole words; longer phrases are matched first and
+    consumed, so "Springfield, Illinois" is not also counted as "Springfield"."""
+    text = fold(segment)
+    phrases = sorted(((fold(a), i) for i, names in enumerate(aliases) for a in names if fold(a)),
+                     key=lambda p: -len(p[0]))
+    found: list[int] = []
+    for phrase, i in phrases:
+        if contains_phrase(text, phrase):
+            if i not in found:
+                found.append(i)
+            text = blank_phrase(text, phrase)
+    return found
+
+
+def option(segment: str, aliases: Sequence[Sequence[str]], *, letters: bool = True, numbers: bool = False,
+           first_number: int = 1, texts: bool = True) -> Parsed:
+    """The one option ``segment`` names (0-based index), by label and/or text.
+
+    Several labels ("A or B", every option echoed) are hedged; a label whose option text is contradicted by
+    another option's text ("B) Paris" when Paris is C) is hedged; a label with its own text, possibly with other
+    option names mentioned after it, is that option; without a label, exactly one option text must be named.
+    """
+    n = len(aliases)
+    by_label = list(dict.fromkeys(option_labels(segment, n, letters=letters, numbers=numbers,
+                                                first_number=first_number)))
+    by_text = option_texts(segment, aliases) if texts else []
+    if len(by_label) > 1:
+        return decide(segment, by_label + [i for i in by_text if i not in by_label], what="option")
+    if by_label:
+        if by_text and by_label[0] not in by_text:
+            return decide(segment, by_label + by_text, what="option")
+        return Parsed.success(segment, by_label[0])
+    return decide(segment, by_text, what="option")
+
+
+_YES_NO = {"yes": True, "no": False}
+
+
+def yes_no(segment: str) -> Parsed:
+    """True for a whole-word yes, False for a whole-word no ("no" is not in "north"); both are hedged."""
+    words = [w for w in fold(segment).split() if w in _YES_NO]
+    return decide(segment, [_YES_NO[w] for w in words], what="yes/no")
+
+
+DIRECTIONS_8: tuple[str, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+DIRECTION_NAMES: dict[str, str] = {
+    "N": "North", "NE": "Northeast", "E": "East", "SE": "Southeast",
+    "S": "South", "SW": "Southwest", "W": "West", "NW": "Northwest",
+}
+_WORD_DIR = {"north": "N", "south": "S", "east": "E", "west": "W",
+             "northeast": "NE", "northwest": "NW", "southeast": "SE", "southwest": "SW"}
+_DIAGONALS = ("northeast", "northwest", "southeast", "southwest")
+_ABBREV = re.compile(r"(?<![A-Za-z0-9°'\".])(NNE|ENE|ESE|SSE|SSW|WSW|WNW|NNW|NE|NW|SE|SW|N|E|S|W)(?![A-Za-z0-9'])")
+
+
+def direction(segment: str) -> Parsed:
+    """One of the 8 compass directions (``"N"`` ... ``"NW"``) named in ``segment``, words or abbreviations.
+
+    "north-east", "North East", "northeast" and "NE" are NE; "north" inside "northeast" does not count as N.
+    Two different directions are hedged; a 16-point direction (NNE, north-northeast) is unparsed.
+    """
+    words = fold(segment).split()
+    found: list[str] = []
+    sixteen = False
+    i = 0
+    while i < len(words):
+        w, nxt = words[i], words[i + 1] if i + 1 < len(words) else ""
+        if w in ("north", "south") and nxt in ("east", "west"):
+            d, i = _WORD_DIR[w + nxt], i + 2
+        elif w in _WORD_DIR:
+            d, i = _WORD_DIR[w], i + 1
+        else:
+            i += 1
+            continue
+        if len(d) == 1 and i < len(words) and (words[i] in _DIAGONALS or (
+                words[i] in ("north", "south") and i + 1 < len(words) and words[i + 1] in ("east", "west"))):
+            sixteen = True
+        found.append(d)
+    for m in _ABBREV.finditer(clean(segment)):
+        if len(m.group(1)) == 3:
+            sixteen = True
+        else:
+            found.append(m.group(1))
+    if sixteen:
+        return Parsed.failure(segment, "a 16-point direction was given; the question asks for one of 8")
+    return decide(segment, found, what="compass direction")

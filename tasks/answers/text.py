@@ -1,0 +1,196 @@
+"""Finding the committed answer in a reply: the FINAL ANSWER line, a completion, or the line a free reply
+commits to; text normalisation, placeholder echoes and refusals. Every function here runs in linear time."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+TAIL_CAP = 4_000
+"""Characters of a reply without a FINAL ANSWER line that are searched for the answer (the last ones)."""
+SEGMENT_CAP = 600
+"""Characters of an answer line handed to the typed extractors (its start); longer lines are cut."""
+BLOCK_CAP = 3_000
+"""Characters of a multi-line answer block (everything after the marker) handed to extractors."""
+LONG_NUMBER = 40
+"""Digit runs at least this long are replaced by :data:`LONG_NUMBER_MARK`: no answer has 40 digits."""
+LONG_NUMBER_MARK = " ‹long number› "
+
+FINAL_RE = re.compile(r"final\s{0,5}answer\s{0,5}[:：]", re.IGNORECASE)
+_LONG_DIGITS = re.compile(r"\d{" + str(LONG_NUMBER) + ",}")
+_MARKDOWN = re.compile(r"\*\*|__|`|\\\(|\\\)|\\\[|\\\]|\$|\\boxed\{|\\text\{|\\mathrm\{")
+_TRANSLIT = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ı": "i"})
+_CHARS = str.maketrans({"−": "-", "–": "-", "—": "-", "′": "'", "’": "'", "‘": "'", "″": '"', "”": '"', "“": '"',
+                        "º": "°", "˚": "°", "\u00a0": " ", "\u202f": " ", "\u2009": " ", "：": ":"})
+
+
+def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The last non-overlapping match of ``pattern`` in ``text`` (one linear scan), or None."""
+    found = None
+    for found in pattern.finditer(text):  # noqa: B007 - keeps the last one
+        pass
+    return found
+
+
+def shorten_digits(text: str) -> str:
+    """``text`` with digit runs of :data:`LONG_NUMBER` or more digits replaced by a marker."""
+    return _LONG_DIGITS.sub(LONG_NUMBER_MARK, text)
+
+
+def clean(text: str) -> str:
+    """Markdown emphasis, code ticks and LaTeX delimiters dropped; dashes, primes, quotes and spaces normalised."""
+    return _MARKDOWN.sub("", text).translate(_CHARS)
+
+
+@lru_cache(maxsize=65_536)
+def fold(text: str) -> str:
+    """Lower-case, accent-free words separated by single spaces (punctuation becomes space)."""
+    s = unicodedata.normalize("NFKD", text.casefold().translate(_TRANSLIT))
+    s = "".join(ch for ch in s if not unicodedata.combining(ch))
+    s = re.sub(r"['’`]", "", s)
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", s).split())
+
+
+def contains_phrase(haystack_folded: str, phrase_folded: str) -> bool:
+    """Whole-word containment of an already folded phrase in folded text."""
+    return bool(phrase_folded) and f" {phrase_folded} " in f" {haystack_folded} "
+
+
+def find_phrase(haystack_folded: str, phrase_folded: str) -> list[int]:
+    """Start offsets (in the folded text) of every whole-word occurrence of a folded phrase."""
+    if not phrase_folded:
+        return []
+    padded, needle, out, i = f" {haystack_folded} ", f" {phrase_folded} ", [], 0
+    while (i := padded.find(needle, i)) >= 0:
+        out.append(i)
+        i += 1
+    return out
+
+
+def blank_phrase(haystack_folded: str, phrase_folded: str) -> str:
+    """The folded text with every whole-word occurrence of the phrase replaced by '#' (same length)."""
+    padded, needle = f" {haystack_folded} ", f" {phrase_folded} "
+    while needle in padded:
+        padded = padded.replace(needle, " " + "#" * len(phrase_folded) + " ")
+    return padded[1:-1]
+
+
+def _tidy(segment: str) -> str:
+    """A segment cleaned, on one line of single spaces, without wrapping emphasis or a trailing full stop."""
+    s = " ".join(clean(shorten_digits(segment)).split())
+    return s.strip("* ").strip()
+
+
+def final_answer_segment(text: str) -> str | None:
+    """The text after the last ``FINAL ANSWER:`` marker to the end of its line (or the next non-empty line when
+    the marker ends its line), cleaned and capped at :data:`SEGMENT_CAP`; None when there is no marker."""
+    last = last_match(FINAL_RE, text)
+    if last is None:
+        return None
+    rest = text[last.end(): last.end() + 4 * SEGMENT_CAP].lstrip(" \t*_`")
+    lines = rest.split("\n")
+    line = lines[0] if lines[0].strip(" \t*_`") else next((ln for ln in lines[1:] if ln.strip(" \t*_`")), "")
+    return _tidy(line[:SEGMENT_CAP])
+
+
+def answer_block(text: str) -> str | None:
+    """Everything after the last FINAL ANSWER marker (several lines, capped at :data:`BLOCK_CAP`), cleaned;
+    None without a marker."""
+    last = last_match(FINAL_RE, text)
+    return None if last is None else clean(shorten_digits(text[last.end(): last.end() + BLOCK_CAP])).strip()
+
+
+def last_line(text: str) -> str:
+    """The last non-empty line of the reply's tail, cleaned."""
+    tail = text[-TAIL_CAP:]
+    for line in reversed(tail.splitlines()):
+        if line.strip(" \t*_`#>-"):
+            return _tidy(line[:SEGMENT_CAP])
+    return ""
+
+
+_COMMIT = re.compile(
+    r"\b(?:(?:my|the)\s)?(?:final\s|correct\s|best\s)?answer\s?(?:is|would be|:|=)\s?:?"
+    r"|\b(?:therefore|thus|hence|so|overall|in summary|in conclusion)\b,?", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The text a reply commits to as its answer, and where it was found."""
+
+    text: str
+    source: Literal["final", "completion", "commit", "last_line"]
+
+
+def find_answer(text: str, *, completion: bool = False) -> Answer | None:
+    """The committed answer of a reply, cleaned and capped; None when the reply is empty.
+
+    1. the last ``FINAL ANSWER:`` line;
+    2. in completion style (the prompt ends in a stub such as ``Answer: Option (``), the reply's first line,
+       which continues the stub;
+    3. otherwise the last line that commits to an answer ("the answer is ...", "Therefore ..."), from the cue
+       on, within the last :data:`TAIL_CAP` characters;
+    4. otherwise the last non-empty line.
+    """
+    seg = final_answer_segment(text)
+    if seg is not None:
+        return Answer(seg, "final")
+    if completion:
+        head = text[:SEGMENT_CAP * 4].lstrip()
+        first = head.split("\n", 1)[0]
+        return Answer(_tidy(first[:SEGMENT_CAP]), "completion") if first.strip() else None
+    tail = text[-TAIL_CAP:]
+    for line in reversed(tail.splitlines()):
+        cue = last_match(_COMMIT, line)
+        if cue is not None and line[cue.end():].strip(" .:*"):
+            return Answer(_tidy(line[cue.end():][:SEGMENT_CAP]), "commit")
+    line = last_line(text)
+    return Answer(line, "last_line") if line else None
+
+
+_REFUSAL = re.compile(
+    r"\bI(?:'m| am)? (?:cannot|can ?not|can't|unable|not able|do not know|don't know|won't|will not|"
+    r"must decline|have no way)\b|\bunable to (?:determine|answer|provide|compute|calculate|know)\b|"
+    r"\b(?:cannot|can't|can not) be (?:determined|answered|computed|known)\b|\bnot possible to (?:determine|know|"
+    r"answer|tell)\b|\bno way to (?:know|determine|tell)\b|\bas an AI\b|\binsufficient information\b|"
+    r"\bnot enough information\b", re.IGNORECASE)
+_NON_ANSWER = re.compile(r"(?:unknown|n/?a|none|not sure|unsure|no answer|cannot determine|cannot answer|"
+                         r"i don't know|undetermined|\?+)[.!]?", re.IGNORECASE)
+
+
+def is_refusal(text: str) -> bool:
+    """Whether a reply (or its answer line) declines to answer: "I cannot ...", "I don't know", "unable to
+    determine", "Unknown", ... Only meaningful where no answer was extracted."""
+    tail = text[-TAIL_CAP:].translate(_CHARS)
+    return bool(_REFUSAL.search(tail) or _NON_ANSWER.fullmatch(tail.strip(" *`\n\t")))
+
+
+_TEMPLATE = re.compile(r"FINAL ANSWER:\s?(?P<tpl>[^\n]{1,300})")
+_WHERE_VAR = re.compile(r"\bwhere\s(?P<var>[A-Z])\s(?:is|are)\b")
+_ANGLE_VAR = re.compile(r"<[^<>\n]{1,60}>")
+
+
+def placeholders(prompt: str) -> set[str]:
+    """The answer placeholders a prompt's answer instruction defines, folded: the whole template after
+    ``FINAL ANSWER:``, variables defined by "where N is ...", and ``<...>`` slots."""
+    out: set[str] = set()
+    for m in _TEMPLATE.finditer(prompt[-TAIL_CAP:]):
+        tpl = m.group("tpl")
+        head = re.split(r",\s?where\s|\.\s|\(", tpl, maxsplit=1)[0]
+        for piece in (tpl, head):
+            key = fold(piece)
+            if key:
+                out.add(key)
+        out.update(m.group("var").lower() for m in _WHERE_VAR.finditer(tpl))
+        out.update(fold(s) for s in _ANGLE_VAR.findall(tpl) if fold(s))
+    return out
+
+
+def is_placeholder_echo(segment: str, prompt: str) -> bool:
+    """Whether the answer line only repeats the prompt's placeholder (``FINAL ANSWER: N`` when the template
+    said "N, where N is the option number", or ``<letter>``)."""
+    key = fold(segment)
+    return bool(key) and key in placeholders(prompt)
