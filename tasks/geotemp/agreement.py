@@ -17,7 +17,6 @@ from typing import Any
 
 from tasks.geotemp.extract import extract_time_answer
 from tasks.geotemp.judge import judge_time
-from tasks.records import Parsed
 
 
 @dataclass(frozen=True)
@@ -41,8 +40,7 @@ def judge_row(row: dict[str, Any]) -> Verdict:
     """Extract and judge one labelled answer as the tasks do."""
     gold = row["gold"]
     found = extract_time_answer(row["response"], utc_target=gold["utc_offset"] == "UTC+0", place=row.get("place"))
-    parsed = (Parsed.success(row["response"], found.answer.model_dump()) if found.answer is not None
-              else Parsed.failure(row["response"], found.reason))
+    parsed = found.parsed(row["response"])
     score = judge_time(parsed, {"datetime": gold["datetime"]}, gold["start"])
     return Verdict(row, score.correct, score.explanation)
 

@@ -4,19 +4,29 @@ What it reads:
 
 - clock times: ``10:34 AM``, ``10:34am``, ``10.34 p.m.``, ``22:34``, ``22h34``, ``10:34:00``, ``7 PM``,
   ``1949 hours``, ``noon``/``midday``, ``midnight``, ``12:00 noon``, ``7:15 in the evening``;
+- times in words: ``seven o'clock``, ``7 o'clock in the morning``, ``half past seven``, ``a quarter to
+  eight``, ``ten past nine``, ``eleven eleven at night``, ``seven thirty PM`` (a bare number word is a time
+  only with AM/PM or a part of the day after it, or where an answer stands: "it is seven thirty");
 - the day beside that time: named dates (``June 19th, 2023``, ``19 June``, ``the 19th of June``), numeric
   dates (``2023-06-19``, ``19.06.2023``, ``06/19/2023``; with ``/`` and both parts ≤ 12 both readings are
   kept), weekday names, and relative days (``the next day``, ``tomorrow``, ``the previous day``, ``the same
   day``);
-- a time zone written beside the time (``10:34 AM CEST``, ``08:34 UTC``, ``10:34 (UTC+2)``).
+- a time zone written beside the time (``10:34 AM CEST``, ``08:34 UTC``, ``10:34 (UTC+2)``, ``(UTC 01:42)``).
 
 Which time is the answer: the time on the last ``FINAL ANSWER:`` line that holds one; else the first time
 after the last "the answer is" / "Answer:" that has one (to the end of its sentence); otherwise the
 concluding time of the text: the last time mentioned, skipping operands of arithmetic (``02:32 PM + 7 hours``),
 reference times (``from 07:47 PM``, ``since it is 3 PM``), UTC times when the question's zone is not UTC,
 times the reply explicitly places somewhere other than the asked place (``In New York, that's 4:34 AM``), and
-asides in parentheses after an earlier time (``10:34 AM (08:34 UTC)``). Two different times offered as
-alternatives (``either 3:00 PM or 4:00 PM``) make the answer ambiguous, which counts as no answer.
+asides in parentheses after an earlier time (``10:34 AM (08:34 UTC)``).
+
+Hedges (scoring policy: never credited): an answer that offers several different times is ``hedged``:
+alternatives (``03:42 AM, 04:42 AM or 05:42 AM``, ``either 3:00 PM or 4:00 PM``), a range (``between 3 PM
+and 4 PM``; on the answer line also ``3:00-4:00 PM``, ``3 PM to 4 PM``, ``3:00 PM, 4:00 PM``), and a different
+time in brackets after the answer (``03:42 AM (or 04:42 AM if DST applies)``). The UTC rule: when the question
+asks for a local time, a time labelled UTC/GMT (``In Athens: 03:42 (UTC 01:42).``) restates the answer in UTC
+and is no second candidate; the answer is 03:42. The same clock time written twice, and a time the reply places
+at another named place, are no second candidate either. A reply with no time that declines is ``refused``.
 
 The day is taken from the same sentence as the answer time (the nearest date there), else from the next
 sentence when that one holds no time of its own (``Date: Monday, June 19``).
@@ -30,7 +40,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from tasks.parsing import FINAL_RE
+from tasks.answers import FINAL_RE, is_refusal
+from tasks.records import AnswerStatus, Parsed
+
+MAX_REPLY_CHARS = 20_000
+"""Only the last this many characters of a reply are parsed (its answer is at the end), keeping parsing fast."""
 
 MONTHS: dict[str, int] = {
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
@@ -77,9 +91,70 @@ _MILITARY = r"(?<![\d:.,+\-−±/])(?P<mil>(?:[01]\d|2[0-3])[0-5]\d)\s*(?:hours|
 _WORD = r"\b(?P<word>noon|midday|midnight)\b"
 TIME_RE = re.compile(f"{_CLOCK}|{_HOUR_MER}|{_MILITARY}|{_WORD}", re.IGNORECASE)
 
+_UNIT_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_NUMBER_WORDS: dict[str, int] = {
+    **{w: i + 1 for i, w in enumerate(_UNIT_WORDS)}, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+}
+_HOUR_W = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_UNIT_W = "(?:" + "|".join(_UNIT_WORDS) + ")"
+_MINUTE_W = (rf"(?:(?:twenty|thirty|forty|fifty)(?:[- ]{_UNIT_W})?|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+             rf"sixteen|seventeen|eighteen|nineteen|o[h']?[- ]{_UNIT_W})")
+_HOUR_N = rf"(?:{_HOUR_W}|1[0-2]|0?[1-9])"
+_WORD_CLOCK_RE = re.compile(
+    rf"\b(?P<oc>{_HOUR_N}|1[3-9]|2[0-4]|0)\s+o['’]?\s?clock\b"
+    rf"|\bhalf\s+past\s+(?P<half>{_HOUR_N})\b"
+    rf"|\b(?:a\s+)?quarter\s+(?P<qdir>past|after|to|till|before)\s+(?P<qh>{_HOUR_N})\b"
+    rf"|\b(?P<mm>{_MINUTE_W}|{_UNIT_W}|[1-5]?\d\s+minutes)\s+(?:minutes\s+)?(?P<mdir>past|after|to|till|before)\s+"
+    rf"(?P<mh>{_HOUR_N})\b"
+    rf"|\b(?P<wh>{_HOUR_W})(?:\s+(?P<wm>{_MINUTE_W}))?\b(?!\s*(?:hours?|minutes?|days?)\b)",
+    re.IGNORECASE,
+)
+_MERIDIEM_AFTER = re.compile(r"^\s*(?P<mer>[ap])\s?m\b", re.IGNORECASE)
+
+
+def _word_number(token: str) -> int:
+    """``seven`` → 7, ``forty-five`` → 45, ``oh five`` → 5, ``12`` → 12, ``10 minutes`` → 10."""
+    t = token.casefold().replace("minutes", "").strip()
+    if t[:1].isdigit():
+        return int(t)
+    parts = [p for p in re.split(r"[- ]", t) if p not in ("o", "oh", "o'")]
+    return sum(_NUMBER_WORDS[p] for p in parts)
+
+
+def _word_clock(m: re.Match[str], before: str, after: str) -> tuple[int, int] | None:
+    """Hour (1-12, or 0-24 for "17 o'clock") and minute of a time written in words, or None when the words
+    are not a time here: a bare number word ("seven", "eleven eleven") is a time only when AM/PM or a part of
+    the day follows it, or it stands where an answer does ("it is seven thirty")."""
+    g = m.groupdict()
+    if g["oc"]:
+        return _word_number(g["oc"]), 0
+    if g["half"]:
+        return _word_number(g["half"]), 30
+    if g["qh"]:
+        h = _word_number(g["qh"])
+        return (h, 15) if g["qdir"].lower() in ("past", "after") else (h - 1, 45)
+    if g["mh"]:
+        h, minute = _word_number(g["mh"]), _word_number(g["mm"])
+        if not 1 <= minute <= 59:
+            return None
+        return (h, minute) if g["mdir"].lower() in ("past", "after") else (h - 1, 60 - minute)
+    h, minute = _word_number(g["wh"]), _word_number(g["wm"]) if g["wm"] else 0
+    if minute > 59:
+        return None
+    if not (_MERIDIEM_AFTER.match(after) or _DAYPART_AFTER.match(after)
+            or (g["wm"] and _WORD_TIME_OK_BEFORE.search(before))):
+        return None
+    return h, minute
+
 _ZONE_AFTER = re.compile(
     r"^\s*\(?\s*(?P<zone>(?:UTC|GMT)(?:\s*[+\-−±]\s*\d{1,2}(?::?\d{2})?)?|Z\b|[A-Z]{2,5}T\b|[A-Z]{3,4}\b(?=\)))",
 )
+_ZONE_BEFORE = re.compile(
+    r"(?<![\w+\-])(?P<zone>(?:UTC|GMT)(?:\s*[+\-−±]\s*\d{1,2}(?::?\d{2})?)?)(?:\s+time)?\s*(?:[:=]|\bis\b)?\s*$"
+)
+"""A zone written just before a time: ``(UTC 01:42)``, ``UTC: 01:42``, ``GMT+2 time is 03:42``."""
 _UTC_ZERO = re.compile(r"^(?:UTC|GMT)(?:\s*[+\-−±]\s*0{1,2}(?::?00)?)?$|^Z$")
 _DURATION_AFTER = re.compile(r"^\s*(?:hours?|hrs?|h\b|minutes?|mins?)", re.IGNORECASE)
 _DURATION_CONTEXT_AFTER = re.compile(
@@ -90,7 +165,7 @@ _DURATION_CONTEXT_BEFORE = re.compile(
     r"(?:difference|offset|ahead|behind|add|adding|added|plus|minus|subtract\w*|by|of|[+\-])\s*$", re.IGNORECASE
 )
 _OPERAND_AFTER = re.compile(
-    r"^\s*(?:\(\s*[^()]{0,12}\)\s*)?(?:[+\-−]|plus\b|minus\b|\+)\s*\(?\s*\d", re.IGNORECASE
+    r"^\s*(?:\(\s*[^()]{0,12}\)\s*)?(?:(?:[+\-−]|plus\b|minus\b|\+)\s*\(?\s*\d|=)", re.IGNORECASE
 )
 _REFERENCE_BEFORE = re.compile(
     r"(?:\bfrom|\bsince|\bafter|\bstarting\s+(?:at|from)|\bbeginning\s+at|\bcurrent\s+time\s+(?:of|is)|"
@@ -98,7 +173,7 @@ _REFERENCE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _WORD_TIME_OK_BEFORE = re.compile(
-    r"(?:\b(?:be|is|it's|at|exactly|precisely|was|becomes|answer)|[:=])\s*$", re.IGNORECASE
+    r"(?:\b(?:be|is|it's|at|exactly|precisely|was|becomes|answer)|[:=]|^)\s*$", re.IGNORECASE
 )
 _DAYPART_AFTER = re.compile(r"^\s*(?:in\s+the\s+(?P<pm>afternoon|evening)|in\s+the\s+(?P<am>morning)|"
                             r"(?P<night>at\s+night|tonight))\b", re.IGNORECASE)
@@ -107,7 +182,6 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(*\[]?[A-Z0-9])|\n+")
 _ABBREV = re.compile(
     r"\b(St|Mt|Ft|Dr|Mr|Mrs|Ms|No|vs|approx|etc|e\.g|i\.e|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.", re.I
 )
-_ALTERNATIVE_BETWEEN = re.compile(r"^\s*(?:,\s*)?(?:or|/)\s*(?:possibly\s+|maybe\s+|perhaps\s+)?$", re.I)
 
 
 Source = Literal["final_answer", "answer_marker", "text"]
@@ -130,8 +204,25 @@ class TimeAnswer(BaseModel):
 
 @dataclass(frozen=True)
 class Extraction:
+    """The answer, or why there is none; ``status`` follows the scoring policy (``tasks.records.AnswerStatus``)."""
+
     answer: TimeAnswer | None
     reason: str = ""
+    status: AnswerStatus = "unparsed"
+
+    def __post_init__(self) -> None:
+        if self.answer is not None:
+            object.__setattr__(self, "status", "answered")
+
+    def parsed(self, raw: str) -> Parsed:
+        """The task-level parse of this extraction (value: the answer's JSON form)."""
+        if self.answer is not None:
+            return Parsed.success(raw, self.answer.model_dump())
+        if self.status == "hedged":
+            return Parsed.hedged(raw, self.reason)
+        if self.status == "refused":
+            return Parsed.refused(raw, self.reason)
+        return Parsed.failure(raw, self.reason)
 
 
 @dataclass(frozen=True)
@@ -158,8 +249,26 @@ def normalize(text: str) -> str:
     return _ABBREV.sub(lambda m: m.group(1), t)
 
 
-def _times(text: str) -> list[_Time]:
-    out: list[_Time] = []
+def _hour24(h: int, mer: str, after: str) -> int:
+    """The 24-hour hour of a clock hour ``h`` with its AM/PM (``mer``: "a", "p" or "") or a part of the day
+    written after it; without either the hour is read as a 24-hour hour."""
+    if mer:  # "13:52 PM" and "00:34 AM" keep their 24-hour reading
+        return h % 24 if h == 0 or h > 12 else h % 12 + (12 if mer == "p" else 0)
+    noon = _NOON_AFTER.match(after)
+    part = _DAYPART_AFTER.match(after)
+    if noon and h == 12:
+        return 0 if noon.group("w").lower() == "midnight" else 12
+    if part and 1 <= h <= 11:  # "2 at night" is 02:00, "9 at night" 21:00
+        late = part.group("pm") or (part.group("night") and h >= 6)
+        return h + 12 if late else h
+    if part and h == 12 and part.group("am"):
+        return 0
+    return h % 24
+
+
+def _clock_matches(text: str) -> list[tuple[int, int, int, int]]:
+    """(start, end, hour, minute) of every clock time written with digits or the words noon and midnight."""
+    out = []
     for m in TIME_RE.finditer(text):
         before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 40]
         if m.group("word"):
@@ -183,28 +292,48 @@ def _times(text: str) -> list[_Time]:
                 continue  # "10.34" without AM/PM is a decimal, not a time
             if h > 24 or (h == 24 and minute):
                 continue
-            if mer:  # "13:52 PM" and "00:34 AM" keep their 24-hour reading
-                hour = h % 24 if h == 0 or h > 12 else h % 12 + (12 if mer == "p" else 0)
-            else:
-                hour = h % 24
-                noon = _NOON_AFTER.match(after)
-                part = _DAYPART_AFTER.match(after)
-                if noon and h == 12:
-                    hour = 0 if noon.group("w").lower() == "midnight" else 12
-                elif part and 1 <= h <= 11:  # "2 at night" is 02:00, "9 at night" 21:00
-                    late = part.group("pm") or (part.group("night") and h >= 6)
-                    hour = h + 12 if late else h
-                elif part and h == 12 and part.group("am"):
-                    hour = 0
-        tail = text[m.end():m.end() + 24]
+            hour = _hour24(h, mer, after)
+        out.append((m.start(), m.end(), hour, minute))
+    return out
+
+
+def _word_matches(text: str, taken: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """(start, end, hour, minute) of times written in words ("half past seven", "eleven eleven at night",
+    "7 o'clock in the morning") that do not overlap a time in ``taken``."""
+    out = []
+    for m in _WORD_CLOCK_RE.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e, _, _ in taken):
+            continue
+        before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 40]
+        found = _word_clock(m, before, after)
+        if found is None:
+            continue
+        h, minute = found
+        h = 12 if h == 0 and not m.group("oc") else h  # "quarter to one" is 12:45
+        if h > 24 or (h == 24 and minute):
+            continue
+        mer = _MERIDIEM_AFTER.match(after)
+        end = m.end() + (mer.end() if mer else 0)
+        out.append((m.start(), end, _hour24(h, mer.group("mer").lower() if mer else "", after), minute))
+    return out
+
+
+def _times(text: str) -> list[_Time]:
+    """Every clock time in ``text`` with what surrounds it (zone, operand, reference, inside brackets)."""
+    out: list[_Time] = []
+    clocks = _clock_matches(text)
+    for start, end, hour, minute in sorted(clocks + _word_matches(text, clocks)):
+        before = text[max(0, start - 60):start]
+        tail = text[end:end + 24]
         zm = _ZONE_AFTER.match(tail)
-        zone = zm.group("zone") if zm else None
+        zb = None if zm else _ZONE_BEFORE.search(before)
+        zone = zm.group("zone") if zm else zb.group("zone") if zb else None
         is_utc = bool(zone and _UTC_ZERO.match(re.sub(r"\s+", "", zone)))
-        rest = text[m.end() + (zm.end() if zm else 0):][:40]
+        rest = text[end + (zm.end() if zm else 0):][:40]
         operand = bool(_OPERAND_AFTER.match(rest))
         reference = bool(_REFERENCE_BEFORE.search(before))
         opened = before.rfind("(") > before.rfind(")")
-        out.append(_Time(m.start(), m.end(), hour, minute, zone, is_utc, operand, reference, opened))
+        out.append(_Time(start, end, hour, minute, zone, is_utc, operand, reference, opened))
     return out
 
 
@@ -278,7 +407,7 @@ def _day_info(text: str, span: tuple[int, int], time_span: tuple[int, int]) -> t
 _PLACE = r"(?P<p>[A-Z][\w'’-]*(?:[ -](?:[A-Z][\w'’-]*|de|da|do|del|la|el|es|of|and|au|aux|sur))*)"
 _PLACE_AFTER = re.compile(rf"^[^.;\n]{{0,60}}?\b(?:in|at)\s+(?:the\s+city\s+of\s+)?{_PLACE}")
 _PLACE_BEFORE = re.compile(
-    rf"\b[Ii]n\s+{_PLACE}\s*,?\s*(?:it(?:'s|\s+is|\s+will\s+be|\s+would\s+be)|that(?:'s|\s+is|\s+would\s+be)|"
+    rf"\b(?:[Ii]n|[Ff]or|[Ii]f\s+you\s+meant)\s+{_PLACE}(?:\s+time)?(?:\s+instead)?\s*,?\s*(?:it(?:'s|\s+is|\s+will\s+be|\s+would\s+be)|that(?:'s|\s+is|\s+would\s+be)|"
     r"the\s+(?:local\s+)?time\s+(?:is|will\s+be|would\s+be))?\s*[:=]?\s*$"
 )
 _PLACE_LABEL = re.compile(rf"(?:^|\n)[ \t]*(?:[-*•]|\d+\.)?[ \t]*{_PLACE}[ \t]*[:：][ \t]*$")
@@ -346,17 +475,84 @@ def _answer_from(text: str, times: list[_Time], chosen: _Time, source: Source,
                       zone=chosen.zone, source=source, snippet=text[span[0]:span[1]].strip()[:200])
 
 
-def _alternatives(text: str, times: list[_Time], chosen: _Time) -> bool:
-    """True when the chosen time is offered as one of two different alternatives ("3 PM or 4 PM")."""
-    for t in times:
-        if t is chosen or t.operand or (t.hour, t.minute) == (chosen.hour, chosen.minute):
+_ZONE_LABEL_AT_START = re.compile(r"^\s*(?:[A-Z]{2,5}T|UTC|GMT)?\s*(?:\([^()]{0,12}\))?")
+_OR_LINK = re.compile(r"^[^.!?\n]{0,40}$")
+_OR_WORD = re.compile(r"(?:^|\s|,)(?:or|either)\b|^\s*/\s*$", re.IGNORECASE)
+_LIST_LINK = re.compile(r"^\s*[,;]\s*(?:and\s+)?$")
+_RANGE_LINK = re.compile(r"^\s*(?:-|to|until|till|through)\s*$", re.IGNORECASE)
+_BETWEEN_LINK = re.compile(r"^\s*and\s*$", re.IGNORECASE)
+_BETWEEN_BEFORE = re.compile(r"\bbetween\s*$", re.IGNORECASE)
+_ARITHMETIC_AFTER = re.compile(r"^\s*(?:[A-Z]{2,5}T|UTC|GMT)?\s*(?:=|is\s+\d)")
+_RANGE_TAIL = re.compile(r"^\s*(?:[AP]M\s*)?(?:-|to|until|till)\s*[0-2]?\d(?::[0-5]\d)?\s*(?:[AP]M\b|$|[,;.)])",
+                         re.IGNORECASE)
+"""An answer like ``3:00-4:00 PM`` or ``3-4 PM``: the second time is not read as a clock time on its own."""
+
+
+def _link(text: str, a: _Time, b: _Time, committed: bool) -> str | None:
+    """How two consecutive times are joined: "or" (an alternative), "list" (a comma), "range" (a dash, "to",
+    "between ... and"), or None when other words stand between them. Lists and dash or "to" ranges count only
+    inside a committed answer (a FINAL ANSWER line or an "answer is" sentence)."""
+    between = _ZONE_LABEL_AT_START.sub("", text[a.end:b.start], count=1)
+    if _OR_LINK.match(between) and _OR_WORD.search(between):
+        return "or"
+    if _BETWEEN_LINK.match(between) and _BETWEEN_BEFORE.search(text[max(0, a.start - 20):a.start]):
+        return "range"
+    if committed and _LIST_LINK.match(between):
+        return "list"
+    if committed and _RANGE_LINK.match(between) and not _ARITHMETIC_AFTER.match(text[b.end:b.end + 20]):
+        return "range"
+    return None
+
+
+def _counts(text: str, t: _Time, utc_target: bool, place: str | None) -> bool:
+    """Whether a time is a candidate answer at all: not an operand or a reference time, not a UTC restatement
+    when the question asks for a local time, and not placed somewhere other than the asked place."""
+    return (not t.operand and not t.reference and (utc_target or not t.is_utc)
+            and not _elsewhere(text, t, place))
+
+
+def _hedge(text: str, times: list[_Time], chosen: _Time, *, committed: bool, utc_target: bool,
+           place: str | None) -> str | None:
+    """Why the chosen time is one of several candidates, or None when it stands alone.
+
+    Candidates joined to the chosen time by "or", "/", a comma list or a range ("03:42 AM, 04:42 AM or 05:42
+    AM", "between 3 PM and 4 PM", "FINAL ANSWER: 3:00-4:00 PM"), and a different time in brackets after it
+    ("03:42 AM (or 04:42 AM if DST applies)"). A time in brackets labelled UTC (``(UTC 01:42)``, ``(01:42
+    UTC)``) restates the answer in UTC when the question asks for a local time: it is no second candidate; nor
+    is the same clock time written again ("10:34 PM (22:34)"), nor a time placed at another named place.
+    """
+    order = sorted(times, key=lambda x: x.start)
+    i = order.index(chosen)
+    group = [chosen]
+    kinds: set[str] = set()
+    ends: set[int] = set()  # ends of a range: "10:00 AM - 11:00 AM" reads the first as an operand
+    for step in (-1, 1):
+        j = i
+        while 0 <= j + step < len(order):
+            a, b = (order[j + step], order[j]) if step < 0 else (order[j], order[j + step])
+            kind = _link(text, a, b, committed)
+            if kind is None:
+                break
+            kinds.add(kind)
+            if kind == "range":
+                ends.update((id(a), id(b)))
+            group.append(order[j + step])
+            j += step
+    if committed and _RANGE_TAIL.match(text[chosen.end:chosen.end + 30]):
+        return "a range of times"
+    if committed or "or" in kinds or "range" in kinds:
+        others = {(t.hour, t.minute) for t in group if t is not chosen and (
+            _counts(text, t, utc_target, place) or (id(t) in ends and not t.reference))}
+        others.discard((chosen.hour, chosen.minute))
+        if others:
+            return "a range of times" if kinds == {"range"} else "alternative times"
+    for t in order[i + 1:]:
+        opened = text.rfind("(", chosen.end, t.start)
+        if opened < 0 or text.find(")", opened, t.start) >= 0 or opened - chosen.end > 80:
             continue
-        a, b = (t, chosen) if t.start < chosen.start else (chosen, t)
-        between = text[a.end:b.start]
-        between = re.sub(r"^\s*(?:[A-Z]{2,5}T|UTC|GMT)?\s*(?:\([^()]{0,12}\))?", "", between)
-        if _ALTERNATIVE_BETWEEN.match(between):
-            return True
-    return False
+        if (t.hour, t.minute) != (chosen.hour, chosen.minute) and _counts(text, t, utc_target, place):
+            return "an alternative time in brackets"
+    return None
 
 
 def _final_segments(text: str) -> list[tuple[int, int]]:
@@ -398,11 +594,12 @@ def extract_time_answer(text: str, *, utc_target: bool = False, place: str | Non
 
     ``utc_target`` says the asked place is on UTC (then times marked UTC/GMT are not set aside); ``place``
     (``City, Country``) is the asked place: a time the reply explicitly puts somewhere else ("In New York,
-    that's 4:34 AM") is set aside when another candidate remains.
+    that's 4:34 AM") is set aside when another candidate remains. A reply offering several candidate times
+    is ``hedged`` (see :func:`_hedge`); one without a time that declines to answer is ``refused``.
     """
     if not isinstance(text, str) or not text.strip():
         return Extraction(None, "empty reply")
-    t = normalize(text)
+    t = normalize(text[-MAX_REPLY_CHARS:])
     times = _times(t)
     marked: list[tuple[int, int, Source]] = [(s, e, "final_answer") for s, e in _final_segments(t)]
     marked += [(s, e, "answer_marker") for s, e in _answer_segments(t)]
@@ -410,14 +607,18 @@ def extract_time_answer(text: str, *, utc_target: bool = False, place: str | Non
         inside = [x for x in times if start <= x.start < end]
         chosen = _first_in(inside, utc_target)
         if chosen is not None:
-            if _alternatives(t, inside, chosen):
-                return Extraction(None, "the stated answer offers alternative times")
+            why = _hedge(t, inside, chosen, committed=True, utc_target=utc_target, place=place)
+            if why:
+                return Extraction(None, f"the stated answer offers {why}", status="hedged")
             return Extraction(_answer_from(t, times, chosen, source, (start, end)))
     if not times:
+        if is_refusal(t):
+            return Extraction(None, "the reply declines to give a time", status="refused")
         return Extraction(None, "no clock time in the reply")
     chosen = _pick(times, utc_target, t, place)
     if chosen is None:
         return Extraction(None, "only arithmetic operands, no resulting time")
-    if _alternatives(t, times, chosen):
-        return Extraction(None, "the reply offers alternative times")
+    why = _hedge(t, times, chosen, committed=False, utc_target=utc_target, place=place)
+    if why:
+        return Extraction(None, f"the reply offers {why}", status="hedged")
     return Extraction(_answer_from(t, times, chosen, "text"))

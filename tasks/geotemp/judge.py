@@ -48,8 +48,7 @@ def judge_time(parsed: Parsed, target: dict[str, Any], start: str) -> Score:
     """Score a parsed time answer. ``error`` is in minutes: from the full datetime when the answer fixes a
     day, else the clock difference around the dial (at most 720)."""
     if not parsed.ok:
-        return Score(correct=False, value=0.0, parse_failed=True, error_unit="minutes",
-                     explanation=parsed.reason or "parse failure")
+        return Score.unanswered(parsed, error_unit="minutes")
     answer = parsed.value if isinstance(parsed.value, TimeAnswer) else TimeAnswer.model_validate(parsed.value)
     gold = datetime.fromisoformat(target["datetime"])
     start_date = datetime.fromisoformat(start).date()

@@ -13,10 +13,11 @@ from datetime import datetime, timedelta
 
 from geocore.timecalc import offsets_in_year
 from geocore.timezones import format_utc_offset, get_zone
+from tasks.answers import final_answer_segment, is_refusal
 from tasks.base import GeneratedTask, stable_seed
+from tasks.geotemp.extract import MAX_REPLY_CHARS
 from tasks.geotemp.locations import locations
 from tasks.geotemp.templates import PROBE_SYSTEM_PROMPT, probe_prompt
-from tasks.parsing import final_answer_segment
 from tasks.records import Message, Parsed, Sample, Score
 from tasks.registry import register_task
 
@@ -27,21 +28,43 @@ OFFSET_RE = re.compile(
 )
 
 
-def parse_offset_minutes(text: str) -> list[int]:
-    """Every UTC/GMT offset written in ``text``, in minutes east of UTC: ``UTC+5:30`` → 330, ``GMT-3`` → -180,
-    ``UTC+5.5`` → 330, ``UTC+0545`` → 345, bare ``UTC`` or ``GMT`` → 0."""
-    out = []
-    for m in OFFSET_RE.finditer(text.replace("−", "-")):
+_RELATIVE_BEFORE = re.compile(r"\b(?:of|than|from|to|behind|ahead|relative\s+to|versus|vs\.?|and)\s*$", re.I)
+_SIGN_AFTER = re.compile(r"^\s*[+\-±]")
+
+
+def read_offsets(text: str) -> tuple[list[int], int]:
+    """The UTC/GMT offsets written in ``text`` in minutes east of UTC (``UTC+5:30`` → 330, ``GMT-3`` → -180,
+    ``UTC+5.5`` → 330, ``UTC+0545`` → 345, bare ``UTC`` or ``GMT`` → 0, ``UTC±3`` → both -180 and 180), and
+    how many written offsets are out of range (more than 14 hours, 60 minutes or more).
+
+    A bare ``UTC`` is no offset when it is what another offset is measured against ("2 hours ahead of UTC")
+    or a placeholder's sign follows it (``UTC±X``)."""
+    found: list[int] = []
+    bad = 0
+    t = text.replace("−", "-")
+    for m in OFFSET_RE.finditer(t):
         if m.group("sign") is None:
-            out.append(0)
+            if not (_RELATIVE_BEFORE.search(t[max(0, m.start() - 24):m.start()]) or _SIGN_AFTER.match(t[m.end():])):
+                found.append(0)
             continue
         hours = int(m.group("h"))
         minutes = int(m.group("m") or 0) if not m.group("frac") else round(float(m.group("frac")) * 60)
         if hours > 14 or minutes >= 60:
+            bad += 1
             continue
         total = hours * 60 + minutes
-        out.append(-total if m.group("sign") == "-" else total)
-    return out
+        found += [-total, total] if m.group("sign") == "±" and total else [-total if m.group("sign") == "-" else total]
+    return found, bad
+
+
+def _has_offset(text: str) -> bool:
+    found, bad = read_offsets(text)
+    return bool(found or bad)
+
+
+def parse_offset_minutes(text: str) -> list[int]:
+    """Every in-range UTC/GMT offset written in ``text``, in minutes east of UTC (see :func:`read_offsets`)."""
+    return read_offsets(text)[0]
 
 
 @register_task("geotemp.tz_probe")
@@ -70,7 +93,7 @@ class TimeZoneProbeTask(GeneratedTask):
             loc = locs[index]
             offsets = offsets_in_year(loc.zone, self.year)
             january = get_zone(loc.zone).utcoffset(datetime(self.year, 1, 15, 12)) or timedelta(0)
-            split = self.split_of(i, size)
+            split = self.split_of(i)
             out.append(Sample(
                 id=self.sample_id(split, i),
                 task=self.name,
@@ -86,27 +109,34 @@ class TimeZoneProbeTask(GeneratedTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """The offset on the FINAL ANSWER line; without one, the offset written after ``City:``, else the last
-        offset in the text."""
+        """The offset on the FINAL ANSWER line; without one, the offset written after ``City:``, else the
+        offsets of the last line that writes one. Several different offsets are hedged ("UTC+1 (UTC+2 in
+        summer)"), an offset out of range (``UTC+15``) is unparsed, and so is the placeholder ``UTC±X``."""
+        text = text[-MAX_REPLY_CHARS:]
         segment = final_answer_segment(text)
-        if segment is not None:
-            found = parse_offset_minutes(segment)
-            if found:
-                return Parsed.success(text, found[0])
-        city = re.escape(sample.payload["location"]["city"])
-        m = re.search(rf"{city}\s*[:：]\s*(?:\*\*)?\s*((?:UTC|GMT)[^\n,;]*)", text, re.IGNORECASE)
-        if m and parse_offset_minutes(m.group(1)):
-            return Parsed.success(text, parse_offset_minutes(m.group(1))[0])
-        signed = [x for x in OFFSET_RE.finditer(text.replace("−", "-")) if x.group("sign")]
-        if signed:
-            return Parsed.success(text, parse_offset_minutes(signed[-1].group(0))[0])
-        return Parsed.failure(text, "no UTC offset (UTC±X) in the reply")
+        if segment is None or not _has_offset(segment):
+            city = re.escape(sample.payload["location"]["city"])
+            m = re.search(rf"{city}\s*[:：]\s*(?:\*\*)?\s*((?:UTC|GMT)[^\n]*)", text, re.IGNORECASE)
+            lines = [ln for ln in text.splitlines() if _has_offset(ln)]
+            segment = m.group(1) if m else lines[-1] if lines else None
+        if segment is None:
+            if is_refusal(text):
+                return Parsed.refused(text, "the reply declines to give an offset")
+            return Parsed.failure(text, "no UTC offset (UTC±X) in the reply")
+        found, bad = read_offsets(segment)
+        distinct = sorted(set(found))
+        if len(distinct) + bad > 1:
+            return Parsed.hedged(text, f"several UTC offsets for one place: {segment.strip()[:80]!r}", distinct)
+        if bad:
+            return Parsed.failure(text, f"UTC offset out of range: {segment.strip()[:80]!r}")
+        if not distinct:
+            return Parsed.failure(text, f"no UTC offset in the answer: {segment.strip()[:80]!r}")
+        return Parsed.success(text, distinct[0])
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         gold = [int(m) for m in sample.target["offset_minutes"]]
         if not parsed.ok:
-            return Score(correct=False, value=0.0, parse_failed=True, error_unit="hours",
-                         explanation=parsed.reason or "parse failure")
+            return Score.unanswered(parsed, error_unit="hours")
         said = int(parsed.value)
         err = min(abs(said - g) for g in gold) / 60.0
         ok = said in gold

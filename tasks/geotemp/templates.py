@@ -79,9 +79,10 @@ def time_prompt(kind: str, start: datetime, l1: str, l2: str | None, hours: int 
 
 
 def probe_prompt(city: str, country: str, year: int) -> str:
-    """The time-zone probe (§6.4): the model must answer ``City: UTC±X``."""
+    """The time-zone probe (§6.4): the model must answer ``City: UTC±X``, one offset (several are a hedge)."""
     return (f"What is the UTC offset of the time zone of {city}, {country} (as in {year})? Answer in the form "
-            f'"{city}: UTC±X".')
+            f'"{city}: UTC±X" with one offset (where the place has daylight-saving time, either its standard or '
+            f"its daylight-saving offset is accepted).")
 
 
 def weekday_name(dt: datetime) -> str:

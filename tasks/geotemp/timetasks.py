@@ -134,7 +134,7 @@ class GeoTempTimeTask(GeneratedTask):
         target = later.astimezone(tz)
         at_start = start.astimezone(tz)
         p1, p2 = self._place_texts(l1, l2, start, target)
-        split = self.split_of(i, size)
+        split = self.split_of(i)
         diff = (target.utcoffset() or timedelta(0)) - (start.utcoffset() or timedelta(0))
         return Sample(
             id=self.sample_id(split, i),
@@ -174,12 +174,11 @@ class GeoTempTimeTask(GeneratedTask):
 
     def parse(self, text: str, sample: Sample) -> Parsed:
         """The time (and any date, weekday or relative day beside it) the reply gives as its answer: the
-        FINAL ANSWER line when it holds a time, else the concluding time of the free text."""
+        FINAL ANSWER line when it holds a time, else the concluding time of the free text; several candidate
+        times are hedged (``tasks.geotemp.extract``)."""
         found = extract_time_answer(text, utc_target=sample.target.get("utc_offset") == "UTC+0",
                                     place=asked_place(sample.payload))
-        if found.answer is None:
-            return Parsed.failure(text, found.reason)
-        return Parsed.success(text, found.answer.model_dump())
+        return found.parsed(text)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         return judge_time(parsed, sample.target, sample.payload["start"])
@@ -216,6 +215,7 @@ class TimeTimePlaceTask(GeoTempTimeTask):
     """TimeTimePlace: the time at l2 in x hours."""
 
     name = "geotemp.time_time_place"
+    split_key = "geotemp.time_time_place"  # shared with the inject_tz and replace_city variants (same items)
     kind = "time_time_place"
     uses_hours = True
     uses_l2 = True

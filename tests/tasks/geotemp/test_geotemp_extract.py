@@ -12,7 +12,7 @@ from tasks.geotemp.judge import judge_time
 from tasks.records import Parsed
 
 
-def ans(text: str, **kw: bool) -> TimeAnswer:
+def ans(text: str, **kw: bool | str) -> TimeAnswer:
     found = extract_time_answer(text, **kw)
     assert found.answer is not None, found.reason
     return found.answer
@@ -44,13 +44,85 @@ def test_clock_notations(text: str, hm: tuple[int, int]) -> None:
         ("It is 08:34 UTC, which is 10:34 AM in Paris.", (10, 34)),
         ("The time difference is 5:30 hours, so it is 4:15 PM.", (16, 15)),
         ("UTC+05:30 applies; the local time is 3:10 PM.", (15, 10)),
-        ("So it's 01:56 PM. (If you meant Ponta Delgada, it would be 03:56 PM.)", (13, 56)),
+        ("In Athens: 03:42 (UTC 01:42).", (3, 42)),  # a UTC restatement is no second candidate
+        ("FINAL ANSWER: 03:42 AM, Tuesday, March 7, 2023 (01:42 UTC)", (3, 42)),
         ("Since it's 11:00 AM in Oslo, it is 7:00 PM in Tokyo.", (19, 0)),
     ],
 )
 def test_the_concluding_time_is_chosen(text: str, hm: tuple[int, int]) -> None:
     a = ans(text)
     assert (a.hour, a.minute) == hm
+
+
+def test_a_time_placed_at_another_city_is_no_alternative() -> None:
+    a = ans("So it's 01:56 PM. (If you meant Ponta Delgada time instead, it would be 03:56 PM.)",
+            place="Lisbon, Portugal")
+    assert (a.hour, a.minute) == (13, 56)
+    b = ans("In Athens it is 03:42 AM (01:42 AM in London).", place="Athens, Greece")
+    assert (b.hour, b.minute) == (3, 42)
+
+
+@pytest.mark.parametrize(
+    ("text", "hm"),
+    [
+        ("It will be eleven eleven at night.", (23, 11)), ("7 o'clock in the morning", (7, 0)),
+        ("It is half past seven.", (7, 30)), ("half past seven in the evening", (19, 30)),
+        ("It is a quarter to one.", (12, 45)), ("ten past nine PM", (21, 10)), ("It is seven thirty.", (7, 30)),
+        ("FINAL ANSWER: seven thirty PM, Monday", (19, 30)), ("It's twenty-five to six in the evening", (17, 35)),
+        ("The answer is eleven o'clock.", (11, 0)), ("noon", (12, 0)), ("FINAL ANSWER: midnight", (0, 0)),
+        ("six oh five AM", (6, 5)),
+    ],
+)
+def test_word_times(text: str, hm: tuple[int, int]) -> None:
+    a = ans(text)
+    assert (a.hour, a.minute) == hm
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["It takes seven hours to get there.", "one of the two cities", "Add five hours and thirty minutes.",
+     "We cross midnight on the way."],
+)
+def test_number_words_that_are_not_times(text: str) -> None:
+    assert extract_time_answer(text).answer is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "03:42 AM, 04:42 AM or 05:42 AM", "FINAL ANSWER: 03:42 AM, 04:42 AM or 05:42 AM",
+        "FINAL ANSWER: 03:42 AM (or 04:42 AM if DST applies)", "It is 03:42 AM (or 04:42 AM if DST applies).",
+        "Either 03:42 AM or 04:42 AM, depending on DST.", "FINAL ANSWER: between 03:00 AM and 04:00 AM",
+        "FINAL ANSWER: 03:42-04:42 AM", "FINAL ANSWER: 10:00 AM - 11:00 AM", "FINAL ANSWER: 10:00 AM to 11:00 AM",
+        "FINAL ANSWER: 03:42 AM EET or 04:42 AM EEST", "FINAL ANSWER: 03:42 AM, 04:42 AM",
+        "FINAL ANSWER: 12:00 PM (or 01:00 PM if Greece is on summer time)",
+    ],
+)
+def test_several_candidate_times_are_hedged(text: str) -> None:
+    found = extract_time_answer(text, place="Athens, Greece")
+    assert found.answer is None and found.status == "hedged", found
+    parsed = found.parsed(text)
+    assert parsed.status == "hedged" and not parsed.ok
+
+
+def test_the_same_time_twice_is_one_answer() -> None:
+    assert ans("FINAL ANSWER: 10:34 PM (22:34)").hour == 22
+    assert ans("It is 10:34 PM, or 22:34 in 24-hour time.").hour == 22
+
+
+def test_refusal_and_unparsed_statuses() -> None:
+    assert extract_time_answer("I cannot know the current time in Athens.").status == "refused"
+    assert extract_time_answer("Athens is a lovely city.").status == "unparsed"
+    assert extract_time_answer("FINAL ANSWER: 10:34 AM").status == "answered"
+
+
+def test_a_long_reply_parses_fast() -> None:
+    import time
+    text = "1" * 100_000 + "\nFINAL ANSWER: 10:34 AM"
+    start = time.perf_counter()
+    found = extract_time_answer(text)
+    assert time.perf_counter() - start < 0.05
+    assert found.answer is not None and found.answer.hour == 10
 
 
 def test_utc_time_is_kept_when_the_asked_zone_is_utc() -> None:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks.geotemp.probe import TimeZoneProbeTask, parse_offset_minutes
+from tasks.geotemp.probe import TimeZoneProbeTask, parse_offset_minutes, read_offsets
 
 TASK = TimeZoneProbeTask()
 SAMPLES = {s.payload["location"]["zone"]: s for s in TASK.generate(1, TASK.paper_size)}
@@ -28,7 +28,8 @@ def test_parse_offset_minutes(text: str, minutes: list[int]) -> None:
         ("Asia/Kolkata", "Kolkata uses IST.\nFINAL ANSWER: Kolkata: UTC+5", False),
         ("Europe/Berlin", "FINAL ANSWER: Berlin: UTC+1", True),  # standard time
         ("Europe/Berlin", "Berlin: UTC+2 (summer)", True),  # daylight time, also used in 2023
-        ("Europe/Berlin", "Berlin is on CET, i.e. UTC+1; in summer it moves to UTC+2 (CEST).", True),
+        ("Europe/Berlin", "FINAL ANSWER: Berlin: UTC+1 (one hour ahead of UTC)", True),  # UTC as reference
+        ("Europe/London", "FINAL ANSWER: London: UTC+0 (GMT)", True),  # the same offset twice
         ("Asia/Kathmandu", "Kathmandu: GMT+05:45", True),
         ("Africa/Abidjan", "FINAL ANSWER: Abidjan: UTC", True),
         ("America/St_Johns", "The offset is UTC-3:30.", True),
@@ -49,6 +50,39 @@ def test_failure_and_error_units() -> None:
     assert TASK.score(parsed, sample).parse_failed
     off = TASK.score(TASK.parse("FINAL ANSWER: Tokyo: UTC+8", sample), sample)
     assert not off.correct and off.error == 1.0 and off.error_unit == "hours"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Berlin is on CET, i.e. UTC+1; in summer it moves to UTC+2 (CEST).", "FINAL ANSWER: Berlin: UTC+1 or UTC+2",
+     "FINAL ANSWER: Berlin: UTC+1 (UTC+2 in summer)", "FINAL ANSWER: Berlin: GMT (UTC+1 in winter)",
+     "FINAL ANSWER: Berlin: UTC±1"],
+)
+def test_several_offsets_for_one_place_are_hedged(reply: str) -> None:
+    sample = SAMPLES["Europe/Berlin"]
+    parsed = TASK.parse(reply, sample)
+    assert parsed.status == "hedged"
+    assert not TASK.score(parsed, sample).correct and TASK.score(parsed, sample).status == "hedged"
+
+
+@pytest.mark.parametrize("reply", ["FINAL ANSWER: Paris: UTC+15", "Paris: UTC+15", "It is UTC+15 or so, UTC-16.",
+                                   "FINAL ANSWER: Paris: UTC+5:75", "FINAL ANSWER: Paris: UTC±X"])
+def test_out_of_range_offsets_and_placeholders_are_unparsed(reply: str) -> None:
+    sample = SAMPLES["Europe/Paris"]
+    parsed = TASK.parse(reply, sample)  # once raised IndexError when every offset was out of range
+    assert parsed.status == ("hedged" if "UTC-16" in reply else "unparsed"), parsed
+    assert TASK.score(parsed, sample).value == 0.0
+
+
+def test_read_offsets_counts_out_of_range() -> None:
+    assert read_offsets("UTC+15") == ([], 1)
+    assert read_offsets("UTC+2, 2 hours ahead of UTC") == ([120], 0)
+    assert read_offsets("UTC±3") == ([-180, 180], 0)
+
+
+def test_refusal() -> None:
+    sample = SAMPLES["Europe/Paris"]
+    assert TASK.parse("I cannot determine the time zone of Paris.", sample).status == "refused"
 
 
 @settings(max_examples=200, deadline=None)
