@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from tasks.answers.text import find_answer, is_placeholder_echo, is_refusal
+from tasks.answers.text import Answer, find_answer, is_placeholder_echo, is_refusal
 from tasks.records import Parsed
 
 T = TypeVar("T")
@@ -43,14 +43,16 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def extract(text: str, find: Callable[[str], Parsed], *, prompt: str | None = None, completion: bool = False) -> Parsed:
-    """Run the extractor ``find`` on the committed answer of ``text`` (see :func:`find_answer`).
+def extract(text: str, find: Callable[[str], Parsed], *, prompt: str | None = None, completion: bool = False,
+            locate: Callable[[str, bool], Answer | None] | None = None) -> Parsed:
+    """Run the extractor ``find`` on the committed answer of ``text`` (see :func:`find_answer`; ``locate``, called
+    as ``locate(text, completion)``, replaces it where a family reads more than the last line of a free reply).
 
     A literal echo of the prompt's placeholder is unparsed; when ``find`` takes nothing and the reply declines
     ("I cannot determine ...", "Unknown"), the parse is refused. ``find`` gets the answer segment and returns a
     :class:`Parsed` whose ``raw`` is replaced by the whole reply.
     """
-    answer = find_answer(text, completion=completion)
+    answer = (locate or (lambda t, c: find_answer(t, completion=c)))(text, completion)
     if answer is None:
         return Parsed.failure(text, "empty reply")
     where = {"final": "FINAL ANSWER line", "completion": "completion", "commit": "committed answer (no FINAL ANSWER "

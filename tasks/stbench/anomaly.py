@@ -16,7 +16,7 @@ import random
 
 from geocore.trajectories import displace_middle_third, trajectory_stats
 from tasks.stbench.common import Item, STBenchTask, stbench_task
-from tasks.stbench.prompts import Fmt
+from tasks.stbench.prompts import ANOMALY_INSTRUCTION, Fmt
 from tasks.stbench.world import SPEEDS, Lattice, drive, route_xy, staircase_route, start_time, to_trajectory
 
 NORMAL_MAX_RATIO = 0.09
@@ -77,5 +77,5 @@ class AnomalyDetectionTask(STBenchTask):
         return (
             f"Below is a trajectory recorded by a taxi; each point is {fmt.triple_name}:\n{traj}\n"
             "A trajectory is anomalous if it makes a detour; otherwise it is normal.\n"
-            "End your reply with the line FINAL ANSWER: normal or FINAL ANSWER: anomalous."
+            + ANOMALY_INSTRUCTION
         )

@@ -15,7 +15,7 @@ import random
 
 from geocore.trajectories import trajectory_stats
 from tasks.stbench.common import Item, STBenchTask, stbench_task
-from tasks.stbench.prompts import Fmt, options_inline, options_lines
+from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, options_inline, options_lines
 from tasks.stbench.world import SPEEDS, Lattice, drive, random_route, route_xy, start_time, to_trajectory
 
 MODES = ("car", "bike", "pedestrian")
@@ -72,5 +72,5 @@ class TrajectoryClassificationTask(STBenchTask):
         return (
             f"The points below were sampled from a trajectory; each is {fmt.triple_name}:\n{traj}\n"
             "What generated it? Consider its length and average speed.\n"
-            f"{options_lines(opts)}\nEnd your reply with the line FINAL ANSWER: N, where N is the option number."
+            f"{options_lines(opts)}\n{OPTION_INSTRUCTION}"
         )

@@ -16,7 +16,6 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from geocore.geodesy import geodesic_km
 from tasks.base import GeneratedTask, stable_seed
-from tasks.parsing import final_answer_segment
 from tasks.records import SPLITS, Message, Parsed, Sample, Score, Split
 from tasks.registry import register_task
 from tasks.stbench.parsing import parse_anomaly, parse_option, parse_point, parse_yes_no
@@ -35,9 +34,6 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     "bike": ("bicycle", "cycling", "cyclist", "biking"),
     "pedestrian": ("walk", "walking", "on foot", "walker"),
 }
-_COMPASS = {"N": "north", "NE": "northeast", "E": "east", "SE": "southeast", "S": "south", "SW": "southwest",
-            "W": "west", "NW": "northwest"}
-_COMPASS_RE = re.compile(r"^[\s\"'(*`]*(NE|NW|SE|SW|N|E|S|W)(?![\w-])")
 _COUNT_WORDS = {0: ("never", "no encounters", "zero times"), 1: ("once", "one time"), 2: ("twice", "two times")}
 
 
@@ -56,47 +52,32 @@ def aliases_for(options: Sequence[tuple[int, str]]) -> dict[int, tuple[str, ...]
     return out
 
 
-def compass_abbreviation(text: str, options: Sequence[tuple[int, str]]) -> int | None:
-    """The option named by an upper-case compass abbreviation (N, NE, ...) opening the answer, if any."""
-    segment = final_answer_segment(text)
-    m = _COMPASS_RE.match(segment if segment is not None else text)
-    if not m:
-        return None
-    name = _COMPASS[m.group(1)]
-    return next((int(n) for n, label in options if label.strip().lower() == name), None)
-
-
 def options_of(sample: Sample) -> list[tuple[int, str]]:
     return [(int(n), str(label)) for n, label in sample.payload.get("options", [])]
 
 
 def parse_answer(kind: AnswerKind, text: str, sample: Sample) -> Parsed:
-    """Parse ``text`` as an answer of ``kind`` for ``sample`` (options, coordinate order from its payload)."""
+    """Parse ``text`` as an answer of ``kind`` for ``sample``: its options, prompt (placeholder echoes), style
+    (a completion continues the stub) and, for points, coordinate order and history from its payload."""
+    ctx = {"prompt": sample.prompt if sample.messages else None, "completion": sample.meta.get("style") == "completion"}
     if kind == "option":
         options = options_of(sample)
-        parsed = parse_option(text, options, aliases_for(options))
-        if not parsed.ok and isinstance(text, str):
-            n = compass_abbreviation(text, options)
-            if n is not None:
-                return Parsed.success(text, n)
-        return parsed
+        return parse_option(text, options, aliases_for(options), **ctx)
     if kind == "yesno":
-        return parse_yes_no(text)
+        return parse_yes_no(text, **ctx)
     if kind == "anomaly":
-        return parse_anomaly(text)
+        return parse_anomaly(text, **ctx)
     history = sample.payload.get("history") or []
     ref = (float(history[-1][0]), float(history[-1][1])) if history else None
-    completion = sample.meta.get("style") == "completion"
-    return parse_point(text, order=sample.payload.get("answer_order", "latlon"), reference=ref,
-                       prefer="first" if completion else "last")
+    given = [(float(p[0]), float(p[1])) for p in history]
+    return parse_point(text, order=sample.payload.get("answer_order", "latlon"), reference=ref, given=given, **ctx)
 
 
 def score_answer(kind: AnswerKind, parsed: Parsed, sample: Sample) -> Score:
     """Exact match for options and two-way answers; metres (WGS84 geodesic) for points."""
     unit = "m" if kind == "point" else None
     if not parsed.ok:
-        return Score(correct=False, value=0.0, explanation=parsed.reason or "parse failure", parse_failed=True,
-                     error_unit=unit)
+        return Score.unanswered(parsed, error_unit=unit)
     target = sample.target
     if kind == "point":
         lat, lon = float(parsed.value["lat"]), float(parsed.value["lon"])

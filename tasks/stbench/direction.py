@@ -15,7 +15,7 @@ from functools import cache
 from geocore.gazetteer import City, cities, nearest_cities
 from geocore.geodesy import COMPASS_8, compass_point, haversine_km, initial_bearing
 from tasks.stbench.common import Item, STBenchTask, stbench_task
-from tasks.stbench.prompts import Fmt, num, options_inline, options_lines
+from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, num, options_inline, options_lines
 
 DIRECTIONS = ("North", "Northeast", "East", "Southeast", "South", "Southwest", "West", "Northwest")
 OPTIONS = [(i + 1, d) for i, d in enumerate(DIRECTIONS)]
@@ -79,5 +79,5 @@ class DirectionTask(STBenchTask):
             f"{num(la2, DECIMALS)}, longitude {num(lo2, DECIMALS)}. In which direction does B lie from A? Use the "
             "initial great-circle bearing from A to B and the 8-point compass, each direction covering 45° "
             "centred on it (North is 337.5° to 22.5°).\n"
-            f"{options_lines(opts)}\nEnd your reply with the line FINAL ANSWER: N, where N is the option number."
+            f"{options_lines(opts)}\n{OPTION_INSTRUCTION}"
         )

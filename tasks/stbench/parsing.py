@@ -1,16 +1,26 @@
-"""Answer parsers for STBench, fixing the released ones (``code/result_parser.py``).
+"""STBench answer parsing on the shared answer layer (:mod:`tasks.answers`), replacing the released parsers.
 
-The released parsers take the first digit of the reply as the option (so "10" reads as option 1 and any
-option ≥ 10 is unreachable), assign with ``==`` in the anomaly parser (so "Abnormal"/"Anomaly" never map to
-"Anomalous"), and crash in trajectory prediction on a tuple assignment after a failed first pass; they also
-only accept coordinates inside Xi'an's box. Here:
+The released parsers (``code/result_parser.py``) take the first digit of the reply as the option (so "10" is
+option 1, options ≥ 10 are unreachable, and ``1 2 3 4 5`` or an echo of the option list is option 1), assign with
+``==`` in the anomaly parser (so "Abnormal"/"Anomaly" never map to "anomalous"), crash in trajectory prediction
+after a failed first pass and accept coordinates only inside Xi'an's box. What this module does instead:
 
-- options: whole numbers (any number of digits), whole-word labels and aliases, bracketed region lists;
-- a ``FINAL ANSWER:`` line wins when present; otherwise the start of the reply (a completion continues the
-  guidance stub, e.g. ``3) North``), then explicit "option N" phrases, then a single mentioned label;
-- yes/no and normal/anomalous as whole words, with synonyms and simple negation;
-- coordinate pairs in any bracket style or none, labelled (lat/lon, N/S/E/W) or in the expected order, the
-  order checked against a reference point when both readings are valid.
+- **Where the answer is** (:func:`tasks.answers.find_answer`): the last ``FINAL ANSWER:`` line; in completion
+  style (the prompt ends in a stub such as ``Answer: Option (``) the reply's first line, which continues the stub;
+  in a free chat reply the line that commits ("the answer is ...", "Therefore ..."), else the last paragraph.
+- **One answer or a hedge**: every option the answer names counts — option numbers (any number of digits, as
+  ``3``, ``(3)``, ``3)``, ``option 3``, ``Region 3`` where the options are regions), option texts as whole words
+  with aliases ("bicycle" for bike), upper-case compass abbreviations (``NE``) where the options are compass
+  points, and bracketed region lists (``[3, 4]``) matched as whole lists. One option named (``3) East``, a number
+  with its own text) is answered; two or more (``1 or 3``, ``1 2 3 4 5``, the option list echoed, a number whose
+  text is another option's) are hedged; none is unparsed.
+- yes/no and normal/anomalous as whole words ("no" is not in "north"; "not anomalous" is normal); both at once
+  ("yes and no", "normal or anomalous") are hedged.
+- a coordinate pair in any bracket style or none, labelled (lat/lon, N/S/E/W) or in the asked order, the order
+  checked against a reference point when both readings are valid; two different pairs are hedged, and points of
+  the given history are dropped while another pair remains.
+- a literal echo of the prompt's placeholder (``FINAL ANSWER: <option number>``) is unparsed; a reply that
+  declines ("I cannot determine ...") is refused.
 
 Every parser returns a :class:`~tasks.records.Parsed` and never raises.
 """
@@ -19,205 +29,131 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Literal
 
-from tasks.parsing import final_answer_segment
+from tasks.answers import Answer, clean, coordinate_pair, decide, extract, find_answer, fold, option
 from tasks.records import Parsed
 
 Options = Sequence[tuple[int, str]]
 
-_NUM = r"[-+−]?\d+(?:\.\d+)?"
-_LEAD_WORDS = r"(?:(?:the|my|correct|final|best)\s+)*(?:answer|option|choice|region|point|number|no\.)"
-_JUNK = r"[\s\"'“”‘’>:\-–—]*"
-_LEAD = re.compile(
-    rf"^{_JUNK}(?:{_LEAD_WORDS}\s*(?:is|would be|:|#|=)?\s*)*\(?\s*(\d+)\s*(?=$|[)\]:;,\s\"'*]|\.(?!\d))",
-    re.IGNORECASE,
-)
-_PHRASE = re.compile(
-    rf"(?:{_LEAD_WORDS}|answer\s+is)\s*(?:is|would be|:|#|=)?\s*\(?\s*(\d+)\b(?!\.\d)|\((\d+)\)", re.IGNORECASE
-)
-_LIST = re.compile(r"\[\s*\d+(?:\s*,\s*\d+)*\s*\]")
-_STRIP = re.compile(r"[*`_]+")
+_LIST = re.compile(r"\[\s?\d+(?:\s?,\s?\d+)*\s?\]")
+_COMPASS = {"N": "north", "NE": "northeast", "E": "east", "SE": "southeast", "S": "south", "SW": "southwest",
+            "W": "west", "NW": "northwest"}
+_ABBREV = re.compile(r"(?<![\w°'\".])(?<!\d\s)(NE|NW|SE|SW|N|E|S|W)(?![\w'-])")
+_LEAD_NUMBER = re.compile(r"^\s?(\d{1,3})(?=\s?\(|\s?$)")
+_NOUN_LABEL = re.compile(r"^([A-Za-z]+)\s(\d+)$")
+_PARAGRAPH_CAP = 2_000
 
 
-def _clean(text: str) -> str:
-    return _STRIP.sub("", text).strip()
+def _list_key(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", text))
 
 
-def _label_regex(label: str) -> re.Pattern[str] | None:
-    tokens = re.findall(r"\w+|[^\w\s]", label)
-    if not tokens:
-        return None
-    body = r"\s*".join(re.escape(t) for t in tokens)
-    return re.compile(rf"(?<!\w){body}(?!\w)", re.IGNORECASE)
+def _committed(text: str, completion: bool) -> Answer | None:
+    """The committed answer; without a FINAL ANSWER line or a committing cue, the reply's last paragraph (so a
+    reply that only lists the options, one per line, is read whole)."""
+    answer = find_answer(text, completion=completion)
+    if answer is None or answer.source != "last_line":
+        return answer
+    tail = text[-_PARAGRAPH_CAP:].strip()
+    block = re.split(r"\n\s*\n", tail)[-1]
+    return Answer(" ".join(clean(block).split()), "last_line")
 
 
-def _digits(label: str) -> tuple[int, ...] | None:
-    m = _LIST.search(label)
-    return tuple(int(x) for x in re.findall(r"\d+", m.group(0))) if m else None
-
-
-class _OptionParser:
-    def __init__(self, options: Options, aliases: Mapping[int, Sequence[str]] | None) -> None:
-        self.valid = {int(n) for n, _ in options}
-        self.patterns: list[tuple[int, re.Pattern[str]]] = []
-        for n, label in options:
-            for text in (label, *(aliases or {}).get(int(n), ())):
-                pat = _label_regex(str(text))
-                if pat is not None:
-                    self.patterns.append((int(n), pat))
-        self.lists = {d: int(n) for n, label in options if (d := _digits(str(label))) is not None}
-
-    def label_at_start(self, chunk: str) -> int | None:
-        body = re.sub(rf"^{_JUNK}(?:{_LEAD_WORDS}\s*(?:is|:|#|=)?\s*)?", "", chunk, flags=re.IGNORECASE)
-        best: tuple[int, int] | None = None
-        for n, pat in self.patterns:
-            m = pat.match(body)
-            if m and (best is None or m.end() > best[1]):
-                best = (n, m.end())
-        if best is None:
-            return None
-        clause = re.split(r"[.;\n](?!\d)", body[best[1]:], maxsplit=1)[0]
-        return None if self.mentioned(clause) - {best[0]} else best[0]  # "car or bike" names two
-
-    def leading_number(self, chunk: str) -> int | None:
-        m = _LEAD.match(chunk)
-        return int(m.group(1)) if m and int(m.group(1)) in self.valid else None
-
-    def bracket_list(self, chunk: str, first_only: bool = True) -> int | None:
-        found = [tuple(int(x) for x in re.findall(r"\d+", m.group(0))) for m in _LIST.finditer(chunk)]
-        for lst in found[:1] if first_only else reversed(found):
-            if lst in self.lists:
-                return self.lists[lst]
-        return None
-
-    def phrase(self, chunk: str, last: bool) -> int | None:
-        hits = [int(m.group(1) or m.group(2)) for m in _PHRASE.finditer(chunk)]
-        hits = [h for h in hits if h in self.valid]
-        return (hits[-1] if last else hits[0]) if hits else None
-
-    def mentioned(self, chunk: str) -> set[int]:
-        spans: list[tuple[int, int, int]] = []
-        for n, pat in self.patterns:
-            spans += [(m.start(), m.end(), n) for m in pat.finditer(chunk)]
-        spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
-        kept: list[tuple[int, int, int]] = []
-        for s in spans:
-            if not any(s[0] < k[1] and k[0] < s[1] for k in kept):
-                kept.append(s)
-        return {n for _, _, n in kept}
-
-
-def parse_option(text: str, options: Options, aliases: Mapping[int, Sequence[str]] | None = None) -> Parsed:
-    """The chosen option number (int): see the module docstring for the order of the rules."""
+def _extract(text: str, find: Callable[[str], Parsed], prompt: str | None, completion: bool) -> Parsed:
+    """Run ``find`` on the committed answer, with the placeholder-echo and refusal rules of the answer layer."""
+    if not isinstance(text, str):
+        return Parsed.failure("", "empty reply")
     try:
-        return _parse_option(text, options, aliases)
+        return extract(text, find, prompt=prompt, completion=completion, locate=_committed)
     except Exception as exc:  # pragma: no cover - defensive: a parser must never take a run down
         return Parsed.failure(text, f"parser error: {exc!r}")
 
 
-def _parse_option(text: str, options: Options, aliases: Mapping[int, Sequence[str]] | None) -> Parsed:
-    if not isinstance(text, str) or not text.strip():
-        return Parsed.failure(text if isinstance(text, str) else "", "empty reply")
-    p = _OptionParser(options, aliases)
-    segment = final_answer_segment(text)
-    strict = segment is not None
-    chunk = _clean(segment if strict else text)
-    for rule in (p.label_at_start, p.leading_number, p.bracket_list):
-        n = rule(chunk)
-        if n is not None:
-            return Parsed.success(text, n)
-    n = p.phrase(chunk, last=not strict)
-    if n is not None:
-        return Parsed.success(text, n)
-    if not strict:
-        n = p.bracket_list(chunk, first_only=False)
-        if n is not None:
-            return Parsed.success(text, n)
-    named = p.mentioned(chunk)
-    if len(named) == 1:
-        return Parsed.success(text, named.pop())
-    where = "on the FINAL ANSWER line" if strict else "in the reply"
-    if len(named) > 1:
-        return Parsed.failure(text, f"several options named {where}: {sorted(named)}")
-    return Parsed.failure(text, f"no option number or option label {where}")
+# ----------------------------------------------------------------------------- options
+
+class _OptionReader:
+    """Rewrites an answer segment so :func:`tasks.answers.option` sees every way STBench names an option."""
+
+    def __init__(self, options: Options, aliases: Mapping[int, Sequence[str]] | None) -> None:
+        self.numbers = [int(n) for n, _ in options]
+        labels = [str(label) for _, label in options]
+        self.lists = {_list_key(lab): k for k, lab in enumerate(labels) if _LIST.fullmatch(lab.strip())}
+        self.texts: list[list[str]] = []
+        for k, (n, label) in enumerate(options):
+            names = [] if k in self.lists.values() else [str(label)]
+            names += [str(a) for a in (aliases or {}).get(int(n), ())]
+            self.texts.append([*names, f"listoption{k}"])
+        nouns = {m.group(1).lower() for lab in labels if (m := _NOUN_LABEL.match(lab.strip()))}
+        self.noun = nouns.pop() if len(nouns) == 1 and all(_NOUN_LABEL.match(lab.strip()) for lab in labels) else None
+        self.compass = bool(labels) and all(fold(lab) in _COMPASS.values() for lab in labels)
+
+    def rewrite(self, segment: str) -> str:
+        s = _LIST.sub(lambda m: f" listoption{self.lists[k]} " if (k := _list_key(m.group(0))) in self.lists
+                      else " ‹list› ", segment)
+        if self.noun:  # "Region 3" is option 3 where the options are "Region 1", "Region 2", ...
+            s = re.sub(rf"\b{self.noun}s?\s?#?\s?(\d+)\b(?!\.\d)", r"(\1)", s, flags=re.IGNORECASE)
+        s = _LEAD_NUMBER.sub(r"(\1) ", s)  # "3 (Southwest)": the leading number is a label too
+        if self.compass:
+            s = _ABBREV.sub(lambda m: f" {_COMPASS[m.group(1)]} ", s)
+        return s
+
+    def find(self, segment: str) -> Parsed:
+        if not self.numbers:
+            return Parsed.failure(segment, "the question has no options")
+        first = self.numbers[0]
+        contiguous = self.numbers == list(range(first, first + len(self.numbers)))
+        parsed = option(self.rewrite(segment), self.texts, letters=False, numbers=contiguous, first_number=first)
+        if parsed.ok:
+            return Parsed.success(segment, self.numbers[parsed.value])
+        if parsed.status == "hedged" and isinstance(parsed.value, list):
+            named = [self.numbers[k] for k in parsed.value if isinstance(k, int) and 0 <= k < len(self.numbers)]
+            return Parsed.hedged(segment, f"{len(named)} different options named: {named}", candidates=named)
+        return parsed
+
+
+def parse_option(text: str, options: Options, aliases: Mapping[int, Sequence[str]] | None = None, *,
+                 prompt: str | None = None, completion: bool = False) -> Parsed:
+    """The chosen option number (int), or hedged/unparsed/refused: see the module docstring."""
+    return _extract(text, _OptionReader(options, aliases).find, prompt, completion)
 
 
 # ----------------------------------------------------------------------------- two-way answers
 
-def _two_way(
-    text: str,
-    words: Mapping[str, str],
-    negated: Mapping[str, str],
-    what: str,
-) -> Parsed:
-    if not isinstance(text, str) or not text.strip():
-        return Parsed.failure(text if isinstance(text, str) else "", "empty reply")
-    alt = "|".join(sorted(words, key=len, reverse=True))
-    word_re = re.compile(rf"(?<!\w)(not\s+(?:an?\s+)?|isn't\s+(?:an?\s+)?)?({alt})(?!\w)", re.IGNORECASE)
-
-    def label(m: re.Match[str]) -> str:
-        value = words[m.group(2).lower()]
-        return negated[value] if m.group(1) else value
-
-    segment = final_answer_segment(text)
-    if segment is not None:
-        m = word_re.search(_clean(segment))
-        if m:
-            return Parsed.success(text, label(m))
-        return Parsed.failure(text, f"no {what} on the FINAL ANSWER line")
-    chunk = _clean(text)
-    m = re.match(rf"^[\W]*{word_re.pattern}", chunk, re.IGNORECASE)
-    if m:
-        return Parsed.success(text, label(word_re.search(chunk)))  # type: ignore[arg-type]
-    found = {label(m) for m in word_re.finditer(chunk)}
-    if len(found) == 1:
-        return Parsed.success(text, found.pop())
-    if found:
-        last = list(re.finditer(rf"(?:answer\s+is|trajectory\s+is|they\s+are)\s*\W*{word_re.pattern}", chunk,
-                                re.IGNORECASE))
-        if last:
-            return Parsed.success(text, label(word_re.search(last[-1].group(0))))  # type: ignore[arg-type]
-        return Parsed.failure(text, f"both answers appear and none is marked as final ({what})")
-    return Parsed.failure(text, f"no {what} in the reply")
-
-
+_NEGATORS = frozenset({"not", "no", "isnt", "without", "never"})
 _YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}
-_ANOMALY = {
-    "anomalous": "anomalous", "anomaly": "anomalous", "abnormal": "anomalous", "anomalously": "anomalous",
-    "detour": "anomalous", "normal": "normal",
-}
-_FLIP = {"yes": "no", "no": "yes", "anomalous": "normal", "normal": "anomalous"}
+_ANOMALY = {"anomalous": "anomalous", "anomaly": "anomalous", "abnormal": "anomalous", "anomalously": "anomalous",
+            "detour": "anomalous", "normal": "normal"}
+_FLIP = {"anomalous": "normal", "normal": "anomalous"}
 
 
-def parse_yes_no(text: str) -> Parsed:
-    """"yes" or "no" (whole words; "true"/"false" accepted)."""
-    try:
-        return _two_way(text, _YES_NO, _FLIP, "Yes/No")
-    except Exception as exc:  # pragma: no cover - defensive
-        return Parsed.failure(text, f"parser error: {exc!r}")
+def _yes_no(segment: str) -> Parsed:
+    words = [_YES_NO[w] for w in fold(segment).split() if w in _YES_NO]
+    return decide(segment, words, what="yes/no")
 
 
-def parse_anomaly(text: str) -> Parsed:
+def _anomaly(segment: str) -> Parsed:
+    words = fold(segment).split()
+    found = []
+    for i, w in enumerate(words):
+        if w in _ANOMALY:
+            negated = any(p in _NEGATORS for p in words[max(0, i - 2):i])
+            found.append(_FLIP[_ANOMALY[w]] if negated else _ANOMALY[w])
+    return decide(segment, found, what="normal/anomalous verdict")
+
+
+def parse_yes_no(text: str, *, prompt: str | None = None, completion: bool = False) -> Parsed:
+    """"yes" or "no" (whole words; "true"/"false" accepted); both are hedged."""
+    return _extract(text, _yes_no, prompt, completion)
+
+
+def parse_anomaly(text: str, *, prompt: str | None = None, completion: bool = False) -> Parsed:
     """"anomalous" (also anomaly, abnormal, detour) or "normal"; "not anomalous" is normal and vice versa."""
-    try:
-        return _two_way(text, _ANOMALY, _FLIP, "normal/anomalous verdict")
-    except Exception as exc:  # pragma: no cover - defensive
-        return Parsed.failure(text, f"parser error: {exc!r}")
+    return _extract(text, _anomaly, prompt, completion)
 
 
 # ----------------------------------------------------------------------------- coordinates
-
-_LAT_LABEL = re.compile(rf"\blat(?:itude)?\b\s*(?:is|[:=])?\s*({_NUM})", re.IGNORECASE)
-_LON_LABEL = re.compile(rf"\b(?:lon|lng|long|longitude)\b\s*(?:is|[:=])?\s*({_NUM})", re.IGNORECASE)
-_HEMI = re.compile(rf"({_NUM})\s*°?\s*([NSEW])\b")
-_PAIR = re.compile(rf"(?<![\w.])({_NUM})\s*(?:[,;/]\s*|\s+)({_NUM})(?![\w.])")
-
-
-def _f(token: str) -> float:
-    return float(token.replace("−", "-"))
-
 
 def _valid(lat: float, lon: float) -> bool:
     return math.isfinite(lat) and math.isfinite(lon) and -90 <= lat <= 90 and -180 <= lon <= 180
@@ -229,34 +165,23 @@ def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
     return 2 * 6371.0 * math.asin(math.sqrt(min(1.0, h)))
 
 
-def _reading(a: float, b: float, order: str, ref: tuple[float, float] | None) -> tuple[float, float] | None:
-    first = (b, a) if order == "lonlat" else (a, b)
-    second = (first[1], first[0])
-    readings = [r for r in (first, second) if _valid(*r)]
-    if not readings:
-        return None
-    if ref is not None and len(readings) == 2:
-        return min(readings, key=lambda r: _km(r, ref))
-    return readings[0]
+def _point_finder(order: str, reference: tuple[float, float] | None,
+                  given: Collection[tuple[float, float]]) -> Callable[[str], Parsed]:
+    lon_first = order == "lonlat"
 
+    def find(segment: str) -> Parsed:
+        parsed = coordinate_pair(segment, lon_first=lon_first, given=given)
+        if parsed.status == "unparsed":  # e.g. a latitude > 90 in the asked order: try the other one
+            other = coordinate_pair(segment, lon_first=not lon_first, given=given)
+            parsed = other if other.status != "unparsed" else parsed
+        if not parsed.ok:
+            return parsed
+        lat, lon = float(parsed.value["lat"]), float(parsed.value["lon"])
+        if reference is not None and _valid(lon, lat) and _km((lon, lat), reference) < _km((lat, lon), reference):
+            lat, lon = lon, lat  # both readings valid: the one near the last known point
+        return Parsed.success(segment, {"lat": lat, "lon": lon})
 
-def _point_in(chunk: str, order: str, ref: tuple[float, float] | None, prefer: str) -> tuple[float, float] | None:
-    lat_m, lon_m = _LAT_LABEL.search(chunk), _LON_LABEL.search(chunk)
-    if lat_m and lon_m and _valid(_f(lat_m.group(1)), _f(lon_m.group(1))):
-        return (_f(lat_m.group(1)), _f(lon_m.group(1)))
-    hemi = _HEMI.findall(chunk)
-    lats = [(-1 if h == "S" else 1) * abs(_f(v)) for v, h in hemi if h in "NS"]
-    lons = [(-1 if h == "W" else 1) * abs(_f(v)) for v, h in hemi if h in "EW"]
-    if lats and lons and _valid(lats[0], lons[0]):
-        return (lats[0], lons[0])
-    pairs = [(m.group(1), m.group(2)) for m in _PAIR.finditer(chunk)]
-    pairs = [(a, b) for a, b in pairs if "." in a or "." in b]
-    readings = [r for a, b in pairs if (r := _reading(_f(a), _f(b), order, ref)) is not None]
-    if ref is not None and any(_km(r, ref) <= 100.0 for r in readings):
-        readings = [r for r in readings if _km(r, ref) <= 100.0]
-    if not readings:
-        return None
-    return readings[0] if prefer == "first" else readings[-1]
+    return find
 
 
 def parse_point(
@@ -264,21 +189,17 @@ def parse_point(
     order: Literal["latlon", "lonlat"] = "latlon",
     reference: tuple[float, float] | None = None,
     prefer: Literal["first", "last"] = "last",
+    *,
+    prompt: str | None = None,
+    completion: bool | None = None,
+    given: Collection[tuple[float, float]] = (),
 ) -> Parsed:
-    """A point as {"lat", "lon"}: from the FINAL ANSWER line if any, else the first/last pair in the reply.
+    """A point as {"lat", "lon"} from the committed answer; two different pairs are hedged.
 
     ``order`` is the order the prompt asked for; when both readings of a pair are valid coordinates, the one
-    nearer ``reference`` (e.g. the last known point) wins. Pairs need a decimal point in at least one number.
+    nearer ``reference`` (e.g. the last known point) wins. ``given`` points (the history, as (lat, lon)) are not
+    the answer while another pair remains. ``prefer="first"`` (kept for callers of the old API) means the reply
+    continues a completion stub, as ``completion=True`` does.
     """
-    try:
-        if not isinstance(text, str) or not text.strip():
-            return Parsed.failure(text if isinstance(text, str) else "", "empty reply")
-        segment = final_answer_segment(text)
-        chunk = _clean(segment) if segment is not None else _clean(text)
-        found = _point_in(chunk, order, reference, "first" if segment is not None else prefer)
-        if found is None:
-            where = "on the FINAL ANSWER line" if segment is not None else "in the reply"
-            return Parsed.failure(text, f"no coordinate pair {where}")
-        return Parsed.success(text, {"lat": found[0], "lon": found[1]})
-    except Exception as exc:  # pragma: no cover - defensive
-        return Parsed.failure(text, f"parser error: {exc!r}")
+    comp = prefer == "first" if completion is None else completion
+    return _extract(text, _point_finder(order, reference, given), prompt, comp)

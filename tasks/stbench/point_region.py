@@ -15,7 +15,7 @@ from shapely.geometry import Point, Polygon
 
 from geocore.regions import boundary_distance_m, regions_containing
 from tasks.stbench.common import Item, STBenchTask, stbench_task
-from tasks.stbench.prompts import Fmt, num
+from tasks.stbench.prompts import Fmt, num, number_instruction
 from tasks.stbench.world import Blocks, city_blocks, connected_blocks
 
 MIN_CLEARANCE_M = 5.0
@@ -84,5 +84,5 @@ class PointRegionTask(STBenchTask):
             f"Below are several regions, each given by its boundary as a list of {fmt.pair_name} vertices:\n"
             + "\n".join(f"Region {i}: {fmt.path(r, DECIMALS)}" for i, r in enumerate(item.payload["regions"], 1))
             + f"\nA point lies at latitude {num(lat, DECIMALS)}, longitude {num(lon, DECIMALS)}. "
-            "Which region contains it?\nEnd your reply with the line FINAL ANSWER: N, where N is the region number."
+            "Which region contains it?\n" + number_instruction("region")
         )

@@ -13,7 +13,7 @@ import random
 
 from geocore.trajectories import distance_to_path_m
 from tasks.stbench.common import Item, STBenchTask, stbench_task
-from tasks.stbench.prompts import Fmt, num
+from tasks.stbench.prompts import Fmt, num, number_instruction
 from tasks.stbench.world import SPEEDS, Lattice, drive, random_route, route_xy, start_time, to_trajectory
 
 N_OPTIONS = 5
@@ -79,5 +79,5 @@ class PointTrajectoryTask(STBenchTask):
             f"The points below were sampled from a trajectory; each is {fmt.triple_name}: {traj}\n"
             "Between samples the trajectory runs straight. It passes through exactly one of these points "
             f"(latitude, longitude):\n{listed}\n"
-            "End your reply with the line FINAL ANSWER: N, where N is the number of that point."
+            + number_instruction("point")
         )

@@ -16,7 +16,7 @@ import random
 from geocore.geodesy import geodesic_km
 from geocore.trajectories import extrapolate
 from tasks.stbench.common import Item, STBenchTask, stbench_task
-from tasks.stbench.prompts import Fmt
+from tasks.stbench.prompts import POINT_INSTRUCTION, Fmt
 from tasks.stbench.world import SPEEDS, Lattice, drive, random_route, route_xy, start_time, to_trajectory
 
 INTERVAL_S = 30.0
@@ -67,5 +67,5 @@ class TrajectoryPredictionTask(STBenchTask):
         return (
             f"Below is an ongoing trajectory of a taxi; each point is {fmt.triple_name}:\n{traj}\n"
             "Predict where the next sample, 30 seconds after the last, will be.\n"
-            "End your reply with the line FINAL ANSWER: (latitude, longitude)."
+            + POINT_INSTRUCTION
         )

@@ -27,7 +27,18 @@ CHAT_SYSTEM = (
     "Keep your reasoning short, then finish with one line of the form\n"
     "FINAL ANSWER: <answer>"
 )
-OPTION_INSTRUCTION = "End your reply with the line FINAL ANSWER: N, where N is the number of the correct option."
+OPTION_INSTRUCTION = "End your reply with the line FINAL ANSWER: <option number>."
+"""Answer instructions name their slot in angle brackets, never with a letter or word that is itself an answer
+(the old "FINAL ANSWER: N, where N is the option number" was echoed as ``N``, i.e. North); a literal echo of a
+slot is unparsed."""
+YES_NO_INSTRUCTION = "End your reply with the line FINAL ANSWER: <Yes or No>."
+ANOMALY_INSTRUCTION = "End your reply with the line FINAL ANSWER: <normal or anomalous>."
+POINT_INSTRUCTION = "End your reply with the line FINAL ANSWER: (<latitude>, <longitude>)."
+
+
+def number_instruction(noun: str) -> str:
+    """The answer instruction of a question whose options are numbered things ("region", "point")."""
+    return f"End your reply with the line FINAL ANSWER: <{noun} number>."
 
 
 def num(value: float, decimals: int) -> str:

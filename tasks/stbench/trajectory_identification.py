@@ -20,7 +20,7 @@ import random
 
 from geocore.trajectories import compare_trajectories
 from tasks.stbench.common import Item, STBenchTask, stbench_task
-from tasks.stbench.prompts import Fmt
+from tasks.stbench.prompts import YES_NO_INSTRUCTION, Fmt
 from tasks.stbench.world import SPEEDS, Lattice, drive, random_route, route_xy, start_time, to_trajectory
 
 STRATEGIES = ("downsampling", "staggered", "spatial_offset", "temporal_offset")
@@ -98,5 +98,5 @@ class TrajectoryIdentificationTask(STBenchTask):
             f"Here are two point sequences, each sampled from a trajectory; every point is {fmt.triple_name}.\n"
             f"Sequence 1: {s1}\nSequence 2: {s2}\n"
             "Were both sampled from the same trajectory (same route at the same times)?\n"
-            "End your reply with the line FINAL ANSWER: Yes or FINAL ANSWER: No."
+            + YES_NO_INSTRUCTION
         )

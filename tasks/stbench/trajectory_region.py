@@ -19,7 +19,7 @@ from shapely.geometry import LineString, Point, Polygon
 from geocore.regions import regions_crossed
 from tasks.stbench.common import Item, STBenchTask, stbench_task
 from tasks.stbench.point_region import DECIMALS, point_inside, render_regions
-from tasks.stbench.prompts import Fmt, options_inline, options_lines
+from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, options_inline, options_lines
 from tasks.stbench.world import city_blocks, connected_blocks, round_point
 
 N_REGIONS = 5
@@ -149,5 +149,5 @@ class TrajectoryRegionTask(STBenchTask):
             + f"\nA trajectory, straight between its listed {fmt.pair_name} points: {path}\n"
             "Which regions does it pass through (through the interior, not just touching an edge), in the order "
             "it enters them, with immediate repeats merged?\n"
-            f"{options_lines(opts)}\nEnd your reply with the line FINAL ANSWER: N, where N is the option number."
+            f"{options_lines(opts)}\n{OPTION_INSTRUCTION}"
         )

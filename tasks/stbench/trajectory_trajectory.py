@@ -19,7 +19,7 @@ from shapely.geometry import LineString, Point
 from geocore.regions import LocalFrame
 from geocore.trajectories import encounters
 from tasks.stbench.common import Item, STBenchTask, stbench_task
-from tasks.stbench.prompts import Fmt, options_inline, options_lines
+from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, options_inline, options_lines
 from tasks.stbench.world import pick_city, start_time
 
 CLEARANCE_M = 3.0
@@ -115,5 +115,5 @@ class TrajectoryTrajectoryTask(STBenchTask):
         return (
             f"Two trajectories, each a list of {fmt.triple_name} points, straight between points:\n"
             f"Trajectory A: {a}\nTrajectory B: {b}\nHow many times do they encounter each other? {rule}\n"
-            f"{options_lines(opts)}\nEnd your reply with the line FINAL ANSWER: N, where N is the option number."
+            f"{options_lines(opts)}\n{OPTION_INSTRUCTION}"
         )

@@ -45,8 +45,8 @@ def test_styles_share_items_and_differ_in_format(name: str) -> None:
     comp = get_task(f"{name}.completion", size=SIZE).generate(7, SIZE)
     assert [s.model_dump() for s in chat] == [s.model_dump() for s in get_task(name, size=SIZE).generate(7, SIZE)]
     assert chat[0].payload != get_task(name, size=SIZE).generate(8, SIZE)[0].payload
-    assert [s.split for s in chat] == ["train"] * 6 + ["dev"] + ["test"] * 3
-    assert get_task(name, size=SIZE).samples(split="test", seed=7) == chat[7:]
+    assert [s.split for s in chat] == [s.split for s in comp]  # one item, one split, in both styles
+    assert get_task(name, size=SIZE).samples(split="test", seed=7) == [s for s in chat if s.split == "test"]
     for a, b in zip(chat, comp, strict=True):
         assert a.target == b.target and a.choices == b.choices
         assert {k: v for k, v in a.payload.items() if k != "answer_order"} == {

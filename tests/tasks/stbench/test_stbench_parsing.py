@@ -18,6 +18,11 @@ MODES = [(1, "car"), (2, "bike"), (3, "pedestrian")]
 COUNTS = [(1, "2 times"), (2, "3 times"), (3, "4 times"), (4, "0 times"), (5, "1 times")]
 
 
+REGIONS = [(i, f"Region {i}") for i in range(1, 6)]
+PROMPT = "Which one?\nEnd your reply with the line FINAL ANSWER: <option number>."
+H, U, R = "hedged", "unparsed", "refused"
+
+
 @pytest.mark.parametrize(
     ("text", "options", "expected"),
     [
@@ -31,32 +36,66 @@ COUNTS = [(1, "2 times"), (2, "3 times"), (3, "4 times"), (4, "0 times"), (5, "1
         ("B lies to the northeast of A.", DIRS, 2),  # 'north' inside 'northeast' is not North
         ("Option 8", DIRS, 8),
         ("The answer is option (5).", DIRS, 5),
-        ("10", DIRS, None),  # the released parser reads its first digit: option 1
-        ("45.3 degrees", DIRS, None),
-        ("north or east", DIRS, None),
+        ("10", DIRS, U),  # the released parser reads its first digit: option 1
+        ("45.3 degrees", DIRS, U),
+        ("north or east", DIRS, H),
+        ("FINAL ANSWER: 3 (Southwest)", DIRS, H),  # a number whose text is another option's
         ("11): Category L", TWELVE, 11),  # options >= 10: the released parser cannot reach them
         ("10", TWELVE, 10),
         ("FINAL ANSWER: 11", TWELVE, 11),
         ("0", TWELVE, 0),
         ("1", TWELVE, 1),
         ("5): [3, 4, 5]", SEQS, 5),
-        ("[3, 4]", SEQS, 2),  # a bare region list is matched as a list, not as option 3
+        ("[3, 4]", SEQS, 2),  # a bare region list is matched as a whole list, not as option 3
         ("FINAL ANSWER: [3, 4, 2, 3]", SEQS, 3),
         ("I think the regions are [3, 2, 1, 5].", SEQS, 1),
+        ("FINAL ANSWER: [3, 4] or [3, 4, 5]", SEQS, H),
+        ("FINAL ANSWER: [9, 9]", SEQS, U),
         ("2", MODES, 2),
         ("FINAL ANSWER: walking", MODES, 3),
         ("Mean speed 5 m/s, so a bicycle.", MODES, 2),
-        ("car or bike", MODES, None),
+        ("car or bike", MODES, H),
         ("4) 0 times", COUNTS, 4),
         ("FINAL ANSWER: 1 time", COUNTS, 5),  # the count, not option 1
         ("FINAL ANSWER: twice", COUNTS, 1),
         ("FINAL ANSWER: 3", COUNTS, 3),
+        ("FINAL ANSWER: Region 2", REGIONS, 2),
+        ("FINAL ANSWER: Region 2 or 3", REGIONS, H),
+        ("FINAL ANSWER: 1 2 3 4 5", REGIONS, H),
+        ("FINAL ANSWER: 1, 2, 3, 4 or 5", REGIONS, H),
+        ("FINAL ANSWER: (1) North, (2) Northeast, (3) East, (4) Southeast, (5) South, (6) Southwest, (7) West, "
+         "(8) Northwest", DIRS, H),
+        ("(1) North\n(2) Northeast\n(3) East\n(4) Southeast", DIRS, H),  # the list echoed, no answer line
+        ("FINAL ANSWER: I cannot determine the direction without a map.", DIRS, R),
+        ("I don't know.", DIRS, R),
+        ("FINAL ANSWER: <option number>", DIRS, U),  # the prompt's placeholder echoed
+        ("FINAL ANSWER: option number", DIRS, U),
     ],
 )
-def test_parse_option(text: str, options: list[tuple[int, str]], expected: int | None) -> None:
-    parsed = parse_option(text, options, aliases_for(options))
+def test_parse_option(text: str, options: list[tuple[int, str]], expected: int | str) -> None:
+    parsed = parse_option(text, options, aliases_for(options), prompt=PROMPT)
     assert parsed.raw == text
-    assert (parsed.value if parsed.ok else None) == expected, parsed.reason
+    assert (parsed.value if parsed.ok else parsed.status) == expected, parsed.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3) East", 3),
+        ("3) ...", 3),
+        ("3", 3),
+        ("3). B lies east of A because the bearing is 95 degrees, not north.", 3),
+        ("1) North, (2) Northeast, (3) East, (4) Southeast, (5) South, (6) Southwest, (7) West, (8) Northwest", H),
+        ("1 2 3 4 5", H),
+        ("1 or 3", H),
+        ("3) or (5)", H),
+        ("1) North\nWait, the bearing is 95 degrees, so it is East.", 1),  # a completion commits on its first line
+        ("I cannot determine the direction.", R),
+    ],
+)
+def test_completion_style_options(text: str, expected: int | str) -> None:
+    parsed = parse_option(text, DIRS, aliases_for(DIRS), completion=True)
+    assert (parsed.value if parsed.ok else parsed.status) == expected, parsed.reason
 
 
 def _sample(options: list[tuple[int, str]], **payload: object) -> Sample:
@@ -64,10 +103,11 @@ def _sample(options: list[tuple[int, str]], **payload: object) -> Sample:
                   payload={"options": [list(o) for o in options], **payload})
 
 
-@pytest.mark.parametrize(("text", "expected"), [("FINAL ANSWER: NE", 2), ("SW", 6), ("N", 1), ("FINAL ANSWER: ne", None)])
-def test_compass_abbreviations_only_upper_case(text: str, expected: int | None) -> None:
+@pytest.mark.parametrize(("text", "expected"), [("FINAL ANSWER: NE", 2), ("SW", 6), ("N", 1), ("FINAL ANSWER: ne", U),
+                                              ("FINAL ANSWER: NE or E", H), ("B is at 34.2 N, 108.9 E: FINAL ANSWER: 3", 3)])
+def test_compass_abbreviations_only_upper_case(text: str, expected: int | str) -> None:
     parsed = parse_answer("option", text, _sample(DIRS))
-    assert (parsed.value if parsed.ok else None) == expected
+    assert (parsed.value if parsed.ok else parsed.status) == expected
 
 
 @pytest.mark.parametrize(
@@ -79,15 +119,18 @@ def test_compass_abbreviations_only_upper_case(text: str, expected: int | None) 
         ("They look different at first. FINAL ANSWER: Yes", "yes"),
         ('The answer is "No".', "no"),
         ("not the same trajectory, so no", "no"),
-        ("north", None),  # "no" inside "north" is not an answer
-        ("Nothing to say", None),
-        ("yes and no", "yes"),  # a completion's first word
-        ("Maybe yes, maybe no.", None),
+        ("north", U),  # "no" inside "north" is not an answer
+        ("Nothing to say", U),
+        ("yes and no", H),
+        ("Maybe yes, maybe no.", H),
+        ("FINAL ANSWER: <Yes or No>", U),  # the placeholder echoed
+        ("FINAL ANSWER: Yes or No", U),
+        ("I am unable to determine that.", R),
     ],
 )
-def test_parse_yes_no(text: str, expected: str | None) -> None:
-    parsed = parse_yes_no(text)
-    assert (parsed.value if parsed.ok else None) == expected
+def test_parse_yes_no(text: str, expected: str) -> None:
+    parsed = parse_yes_no(text, prompt="End your reply with the line FINAL ANSWER: <Yes or No>.")
+    assert (parsed.value if parsed.ok else parsed.status) == expected, parsed.reason
 
 
 @pytest.mark.parametrize(
@@ -101,12 +144,16 @@ def test_parse_yes_no(text: str, expected: str | None) -> None:
         ("FINAL ANSWER: abnormal", "anomalous"),
         ("It takes a clear detour in the middle.", "anomalous"),
         ("The trajectory is not normal.", "anomalous"),
-        ("paranormal", None),
+        ("paranormal", U),
+        (" normal, or maybe anomalous", H),
+        ("FINAL ANSWER: normal (or anomalous if the detour counts)", H),
+        ("There is no detour, so it is normal.", "normal"),
+        ("FINAL ANSWER: <normal or anomalous>", U),
     ],
 )
-def test_parse_anomaly(text: str, expected: str | None) -> None:
-    parsed = parse_anomaly(text)
-    assert (parsed.value if parsed.ok else None) == expected
+def test_parse_anomaly(text: str, expected: str) -> None:
+    parsed = parse_anomaly(text, prompt="End your reply with the line FINAL ANSWER: <normal or anomalous>.")
+    assert (parsed.value if parsed.ok else parsed.status) == expected, parsed.reason
 
 
 XIAN = (34.23263, 108.92527)
@@ -125,13 +172,24 @@ XIAN = (34.23263, 108.92527)
         ("lon: 108.92384, lat: 34.23327", "latlon", (34.23327, 108.92384)),
         ("34.23327°N, 108.92384°E", "lonlat", (34.23327, 108.92384)),
         ("Step 1, 2. Answer: 108.92384, 34.23327", "lonlat", (34.23327, 108.92384)),
-        ("I cannot predict that.", "lonlat", None),
+        ("I cannot predict that.", "lonlat", R),
+        ("FINAL ANSWER: (34.23327, 108.92384) or (34.24, 108.93)", "latlon", H),
+        ("FINAL ANSWER: (34.2301, 108.9201), (34.2311, 108.9211), (34.2321, 108.9221)", "latlon", H),
+        ("FINAL ANSWER: (<latitude>, <longitude>)", "latlon", U),
     ],
 )
-def test_parse_point_any_bracket_style(text: str, order: str, expected: tuple[float, float] | None) -> None:
-    parsed = parse_point(text, order=order, reference=XIAN)  # type: ignore[arg-type]
-    got = (parsed.value["lat"], parsed.value["lon"]) if parsed.ok else None
-    assert got == expected
+def test_parse_point_any_bracket_style(text: str, order: str, expected: tuple[float, float] | str) -> None:
+    parsed = parse_point(text, order=order, reference=XIAN,  # type: ignore[arg-type]
+                         prompt="End your reply with the line FINAL ANSWER: (<latitude>, <longitude>).")
+    got = (parsed.value["lat"], parsed.value["lon"]) if parsed.ok else parsed.status
+    assert got == expected, parsed.reason
+
+
+def test_parse_point_drops_the_given_history_while_another_pair_remains() -> None:
+    history = [(34.2301, 108.9201), (34.2311, 108.9211)]
+    parsed = parse_point("FINAL ANSWER: from (34.2311, 108.9211) to (34.2321, 108.9221)", given=history)
+    assert parsed.value == {"lat": 34.2321, "lon": 108.9221}
+    assert parse_point("FINAL ANSWER: (34.2301, 108.9201), (34.2311, 108.9211)", given=history).status == H
 
 
 def test_parse_point_outside_xian_and_without_reference() -> None:
