@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from typing import ClassVar, Protocol, runtime_checkable
 
 from tasks.records import SPLITS, Parsed, Sample, Score, Split
@@ -33,12 +34,14 @@ class GeneratedTask:
     """Base for synthetic tasks: generate ``size`` items with a seed, split 60/10/30 deterministically.
 
     Subclasses implement :meth:`generate` (all items for a seed, in order) and :meth:`parse` / :meth:`score`.
-    Items are assigned to splits by position (first 60 % train, next 10 % dev, last 30 % test), so ids never
-    overlap across splits and a sample's id is stable for a (seed, size) pair.
+    An item's split is a function of its identity only (:attr:`split_key` and its index, see :meth:`split_of`),
+    so item i is in the same split at every ``--size``; ids carry the index, so they never overlap across splits.
     """
 
     name: ClassVar[str]
     family: ClassVar[str]
+    split_key: ClassVar[str | None] = None
+    """The identity items are split under (default: the task name); variants of one item set share it."""
     toolsets: ClassVar[tuple[str, ...]] = ()
     default_size: ClassVar[int] = 200
     paper_size: ClassVar[int] = 3400
@@ -55,14 +58,12 @@ class GeneratedTask:
     def score(self, parsed: Parsed, sample: Sample) -> Score:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    @staticmethod
-    def split_of(index: int, size: int) -> Split:
-        """The split of item ``index`` among ``size`` items (60/10/30 by position)."""
-        if index < int(size * 0.6):
-            return "train"
-        if index < int(size * 0.7):
-            return "dev"
-        return "test"
+    def split_of(self, index: int) -> Split:
+        """The split of item ``index``, whatever the size: within each block of 10 consecutive indices a stable
+        hash of (split key, block) orders the 10 items, and the first 6 are train, the next dev, the last 3 test.
+        So every size that is a multiple of 10 splits exactly 60/10/30, every size >= 10 has all three splits,
+        and the cut does not follow any cycle the generator uses (difficulty, noise, quantity)."""
+        return _block_splits(self.split_key or self.name, index // SPLIT_BLOCK)[index % SPLIT_BLOCK]
 
     def sample_id(self, split: Split, index: int) -> str:
         return f"{self.name}/{split}/{index:05d}"
@@ -72,6 +73,20 @@ class GeneratedTask:
             raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
         items = [s for s in self.generate(seed, self.size) if s.split == split]
         return items if limit is None else items[:limit]
+
+
+SPLIT_BLOCK = 10
+_BLOCK_SHARES: tuple[Split, ...] = ("train",) * 6 + ("dev",) + ("test",) * 3
+
+
+@lru_cache(maxsize=65_536)
+def _block_splits(key: str, block: int) -> tuple[Split, ...]:
+    """The splits of the 10 items of one block: positions ordered by a stable hash, cut 6/1/3."""
+    order = sorted(range(SPLIT_BLOCK), key=lambda k: stable_seed("split", key, block, k))
+    out: list[Split] = ["test"] * SPLIT_BLOCK
+    for rank, position in enumerate(order):
+        out[position] = _BLOCK_SHARES[rank]
+    return tuple(out)
 
 
 def stable_seed(*parts: object) -> int:

@@ -14,7 +14,7 @@ from tasks.answers.decide import decide
 from tasks.answers.text import blank_phrase, clean, contains_phrase, fold
 from tasks.records import Parsed
 
-_LABEL = r"(?:[A-Z]|\d{1,2})"
+_LABEL = r"(?:[A-Z]|[0-9]{1,2})"
 _MARKED = re.compile(rf"(?<![A-Za-z0-9])\(({_LABEL})\)|(?<![A-Za-z0-9(])({_LABEL})\)")
 _NAMED = re.compile(rf"\b(?:options?|answer|choice|letter)\s?(?:is\s|:\s?|=\s?)?\(?(?-i:({_LABEL}))\)?(?![A-Za-z0-9])",
                     re.IGNORECASE)
@@ -24,7 +24,7 @@ _CONNECTORS = re.compile(r"\b(?:or|and|either|both|options?|answers?|choices?|le
 
 
 def _label_index(label: str, n: int, letters: bool, numbers: bool, first_number: int) -> int | None:
-    if label.isdigit():
+    if label.isascii() and label.isdigit():
         k = int(label) - first_number
         return k if numbers and 0 <= k < n else None
     if not (letters and len(label) == 1 and "A" <= label <= "Z"):

@@ -16,8 +16,8 @@ from tasks.answers.decide import decide
 from tasks.answers.text import last_match
 from tasks.records import Parsed
 
-# 1,234,567.89 | 1 234 567.89 with thin spaces | 1234.5 | .5 ; never starts inside a word or a number
-NUM = r"[-+]?(?:\d{1,3}(?:[,\u202f\u2009]\d{3})++(?!\d)(?:\.\d++)?|\d++(?:\.\d++)?|\.\d++)"
+# 1,234,567.89 | 1 234 567.89 (plain or thin spaces) | 1234.5 | .5 ; never starts inside a word or a number
+NUM = r"[-+]?(?:\d{1,3}(?:[,\u202f\u2009 ]\d{3})++(?!\d)(?:\.\d++)?|\d++(?:\.\d++)?|\.\d++)"
 _NUMBER = re.compile(
     rf"(?<![\w.])(?P<num>{NUM})"
     r"(?:\s?(?:[eE](?P<exp>[-+]?\d{1,3})(?!\d)|[×x*]\s?10\s?\^\s?\(?(?P<exp2>[-+]?\d{1,3})\)?))?"

@@ -114,7 +114,9 @@ def last_line(text: str) -> str:
 
 _COMMIT = re.compile(
     r"\b(?:(?:my|the)\s)?(?:final\s|correct\s|best\s)?answer\s?(?:is|would be|:|=)\s?:?"
-    r"|\b(?:therefore|thus|hence|so|overall|in summary|in conclusion)\b,?", re.IGNORECASE)
+    r"|\b(?:therefore|thus|hence|so|overall|in summary|in conclusion|actually|correcting|corrected|"
+    r"correction|finally)\b,?:?", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,9 @@ def find_answer(text: str, *, completion: bool = False) -> Answer | None:
         if cue is not None and line[cue.end():].strip(" .:*"):
             return Answer(_tidy(line[cue.end():][:SEGMENT_CAP]), "commit")
     line = last_line(text)
-    return Answer(line, "last_line") if line else None
+    if not line:
+        return None
+    return Answer(_SENTENCE.split(line)[-1] if len(line) < SEGMENT_CAP else line, "last_line")
 
 
 _REFUSAL = re.compile(

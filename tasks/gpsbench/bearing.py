@@ -8,15 +8,9 @@ and reported but not required. The error is the absolute angular difference in d
 from __future__ import annotations
 
 from geocore.geodesy import compass_point, initial_bearing
+from tasks.answers import DIRECTION_NAMES, direction, extract, prompt_numbers
 from tasks.gpsbench.common import GpsTask, angle_diff, failed, graded, place_meta
-from tasks.gpsbench.parsing import (
-    DIRECTION_NAMES,
-    DIRECTIONS_8,
-    answer_segment,
-    last_bearing,
-    parse_bearing_segment,
-    parse_direction,
-)
+from tasks.gpsbench.parsing import parse_bearing
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_global
 from tasks.records import Parsed, Sample, Score
@@ -53,20 +47,18 @@ class BearingTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """The bearing (degrees) on the FINAL ANSWER line, plus its compass word if given; without that line,
-        the last number marked with ° in the text."""
-        seg = answer_segment(text)
-        if seg is None:
-            deg = last_bearing(text)
-            if deg is None:
-                return Parsed.failure(text, "no FINAL ANSWER line and no bearing in degrees in the text")
-            return Parsed.success(text, {"bearing_deg": deg, "compass": None})
-        deg, reason = parse_bearing_segment(seg)
-        if deg is None:
-            return Parsed.failure(text, reason)
-        choice = parse_direction(seg)
-        compass = DIRECTIONS_8[choice.index] if choice.index is not None else None
-        return Parsed.success(text, {"bearing_deg": deg, "compass": compass})
+        """The bearing (degrees) of the committed answer, plus its compass word if one is given (reported, not
+        graded); two different bearings are hedged."""
+        given = prompt_numbers(sample.prompt)
+
+        def find(seg: str) -> Parsed:
+            deg = parse_bearing(seg, given)
+            if not deg.ok:
+                return deg
+            compass = direction(seg)
+            return Parsed.success(seg, {"bearing_deg": deg.value, "compass": compass.value if compass.ok else None})
+
+        return extract(text, find, prompt=sample.prompt)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         if not parsed.ok:

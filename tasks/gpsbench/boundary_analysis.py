@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from geocore.gazetteer import CONTINENTS
+from tasks.answers import answer_block, blank_phrase, clean, contains_phrase, find_phrase, fold, is_refusal
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
-from tasks.gpsbench.parsing import answer_block, blank_phrase, clean, contains_phrase, find_phrase, fold
 from tasks.gpsbench.sampling import continent_is_clear, is_unambiguous, sample_balanced
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task
@@ -42,7 +42,13 @@ def names_continent(name: str) -> bool:
 
 def assign_continents(block: str, names: list[str]) -> dict[str, str]:
     """Map each place name found in ``block`` to a continent code: the continent heading it (``Europe: A, B``)
-    or, when places come before continents (``A - Europe``), the continent following it."""
+    or, when places come before continents (``A - Europe``), the continent following it (the first one when
+    a place is put under several: see :func:`continent_claims`)."""
+    return {name: found[0] for name, found in continent_claims(block, names).items()}
+
+
+def continent_claims(block: str, names: list[str]) -> dict[str, list[str]]:
+    """Every continent each place name in ``block`` is put under, in order of appearance."""
     text = _CODE.sub(lambda m: " " + CONTINENT_NAMES[m.group(1)] + " ", clean(block))
     folded = fold(text)
     marks: list[tuple[int, str, str]] = []  # (position, kind, value)
@@ -59,14 +65,14 @@ def assign_continents(block: str, names: list[str]) -> dict[str, str]:
     if "continent" not in firsts or "place" not in firsts:
         return {}
     heading_style = firsts.index("continent") < firsts.index("place")
-    out: dict[str, str] = {}
+    out: dict[str, list[str]] = {}
     seq = marks if heading_style else list(reversed(marks))
     current: str | None = None
     for _, kind, value in seq:
         if kind == "continent":
             current = value
-        elif current is not None and value not in out:
-            out[value] = current
+        elif current is not None and current not in out.setdefault(value, []):
+            out[value].append(current)
     return out
 
 
@@ -99,14 +105,22 @@ class BoundaryAnalysisTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """Continent of each place named after the FINAL ANSWER marker (all lines after it)."""
+        """Continent of each place named after the FINAL ANSWER marker (all lines after it); a place put under
+        two continents is a hedge."""
         block = answer_block(text)
         if block is None:
+            if is_refusal(text):
+                return Parsed.refused(text)
             return Parsed.failure(text, "no FINAL ANSWER line")
-        found = assign_continents(block, list(sample.target["continents"]))
-        if not found:
-            return Parsed.failure(text, "no place put under a continent after FINAL ANSWER")
-        return Parsed.success(text, found)
+        claims = continent_claims(block, list(sample.target["continents"]))
+        if not claims:
+            return Parsed.refused(text) if is_refusal(block) else Parsed.failure(
+                text, "no place put under a continent after FINAL ANSWER")
+        several = {n: c for n, c in claims.items() if len(c) > 1}
+        if several:
+            return Parsed.hedged(text, "places put under several continents: " + "; ".join(
+                f"{n}: {', '.join(c)}" for n, c in several.items()), candidates=several)
+        return Parsed.success(text, {n: c[0] for n, c in claims.items()})
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         if not parsed.ok:

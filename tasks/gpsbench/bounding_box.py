@@ -9,11 +9,10 @@ south-west and north-east corners). Tolerances: ±0.01° per coordinate; max(5 k
 from __future__ import annotations
 
 from geocore.pointsets import box_summary
+from tasks.answers import coordinate_pair, decide, extract, find_angles, prompt_numbers, quantity
 from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
-from tasks.gpsbench.parsing import answer_segment, distances_km, find_angles, parse_pair, result_part
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_balanced
-from tasks.parsing import bare_number
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task
 
@@ -33,6 +32,19 @@ ASK = {
 }
 TEMPLATE = ("Here are {n} points (latitude, longitude in decimal degrees):\n{points}\nCompute {what}.\n"
             "End your reply with the line FINAL ANSWER: {form}.")
+
+
+def parse_bounds(segment: str) -> Parsed:
+    """Four numbers (min_lat, max_lat, min_lon, max_lon); a multiple of four that are not one repeated box is
+    hedged."""
+    values = [a.value for a in find_angles(segment)]
+    if len(values) < 4:
+        return Parsed.failure(segment, f"expected 4 numbers (min_lat, max_lat, min_lon, max_lon), found {len(values)}")
+    boxes = [tuple(values[k:k + 4]) for k in range(0, len(values) - 3, 4)]
+    if len(values) % 4:
+        return Parsed.hedged(segment, f"{len(values)} numbers where 4 bounds were asked", candidates=values[:20])
+    parsed = decide(segment, boxes, what="bounding box")
+    return Parsed.success(segment, list(parsed.value)) if parsed.ok else parsed
 
 
 def diagonal_tolerance_km(gold: float) -> float:
@@ -70,24 +82,16 @@ class BoundingBoxTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
+        """The asked quantity from the committed answer: a (lat, lon) pair, a distance, or the four bounds;
+        the listed points restated beside it are not the answer; two different answers are hedged."""
         q = sample.target["quantity"]
         if q in ("center", "centroid"):
-            pair = parse_pair(text)
-            if pair.lat is None or pair.lon is None:
-                return Parsed.failure(text, pair.reason)
-            return Parsed.success(text, {"lat": pair.lat, "lon": pair.lon})
-        seg = answer_segment(text)
-        if seg is None:
-            return Parsed.failure(text, "no FINAL ANSWER line")
-        body = result_part(seg)
+            given = [tuple(p) for p in sample.payload["points"]]
+            return extract(text, lambda seg: coordinate_pair(seg, given=given), prompt=sample.prompt)
         if q == "diagonal":
-            found = distances_km(body)
-            km = found[0][0] if found else bare_number(body)
-            return Parsed.success(text, km) if km is not None else Parsed.failure(text, "no distance on the line")
-        angles = find_angles(body)
-        if len(angles) < 4:
-            return Parsed.failure(text, f"expected 4 numbers (min_lat, max_lat, min_lon, max_lon), found {len(angles)}")
-        return Parsed.success(text, [a.value for a in angles[:4]])
+            numbers = prompt_numbers(sample.prompt)
+            return extract(text, lambda seg: quantity(seg, "distance", given=numbers), prompt=sample.prompt)
+        return extract(text, parse_bounds, prompt=sample.prompt)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         t = sample.target

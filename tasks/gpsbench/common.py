@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from geocore.gazetteer import City, admin1_name
+from tasks.answers import extract, option
 from tasks.base import GeneratedTask, stable_seed
-from tasks.gpsbench.parsing import answer_segment, choose_option, last_line
 from tasks.gpsbench.prompts import SYSTEM_PROMPT
 from tasks.gpsbench.regions import subregion
 from tasks.records import Message, Parsed, Sample, Score
@@ -29,7 +29,7 @@ class GpsTask(GeneratedTask):
 
     def make(self, i: int, size: int, prompt: str, target: Any, payload: dict[str, Any], meta: dict[str, Any],
              choices: Sequence[str] | None = None) -> Sample:
-        split = self.split_of(i, size)
+        split = self.split_of(i)
         return Sample(
             id=self.sample_id(split, i), task=self.name, split=split,
             messages=(Message(role="system", content=SYSTEM_PROMPT), Message(role="user", content=prompt)),
@@ -58,9 +58,8 @@ def options_block(options: Sequence[str]) -> str:
 
 
 def failed(parsed: Parsed, unit: str | None = None) -> Score:
-    """The score of a parse failure: wrong, value 0, flagged, reason kept."""
-    return Score(correct=False, value=0.0, explanation=parsed.reason or "parse failure", parse_failed=True,
-                 error_unit=unit)
+    """The zero score of a parse without an answer (hedged, unparsed or refused), status and reason kept."""
+    return Score.unanswered(parsed, error_unit=unit)
 
 
 def graded(ok: bool, error: float | None, unit: str | None, explanation: str) -> Score:
@@ -80,14 +79,9 @@ def angle_diff(a: float, b: float) -> float:
 
 
 def parse_choice(text: str, sample: Sample) -> Parsed:
-    """An option by letter or whole-word text on the FINAL ANSWER line (or the last line without one)."""
+    """One option by letter or whole-word text in the committed answer; several options are hedged."""
     aliases = sample.payload.get("aliases") or [[c] for c in sample.choices or ()]
-    seg = answer_segment(text)
-    choice = choose_option(seg if seg is not None else last_line(text), aliases)
-    if choice.index is None:
-        where = "FINAL ANSWER line" if seg is not None else "last line (no FINAL ANSWER line)"
-        return Parsed.failure(text, f"{choice.reason} on the {where}")
-    return Parsed.success(text, choice.index)
+    return extract(text, lambda seg: option(seg, aliases), prompt=sample.prompt)
 
 
 def score_choice(parsed: Parsed, sample: Sample) -> Score:

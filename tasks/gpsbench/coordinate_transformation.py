@@ -12,8 +12,9 @@ import math
 
 from geocore.coords import from_utm, from_web_mercator, simple_utm_zone, to_utm, to_web_mercator
 from geocore.geodesy import haversine_km
+from tasks.answers import coordinate_pair, extract
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
-from tasks.gpsbench.parsing import answer_segment, last_line, parse_pair, parse_utm, parse_xy
+from tasks.gpsbench.parsing import parse_projected
 from tasks.gpsbench.sampling import sample_global
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task
@@ -83,21 +84,13 @@ class CoordinateTransformationTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """Zone/easting/northing, x/y or a lat/lon pair, as the direction asks, from the FINAL ANSWER line."""
+        """Zone/easting/northing, x/y or a lat/lon pair, as the direction asks, from the committed answer; two
+        different answers are hedged."""
         direction = sample.target["direction"]
         if direction.endswith("_to_wgs84"):
-            pair = parse_pair(text)
-            if pair.lat is None or pair.lon is None:
-                return Parsed.failure(text, pair.reason)
-            return Parsed.success(text, {"lat": pair.lat, "lon": pair.lon})
-        seg = answer_segment(text)
-        if seg is None:
-            seg = last_line(text)
-        got = parse_utm(seg) if direction == "wgs84_to_utm" else parse_xy(seg)
-        if got.first is None or got.second is None:
-            return Parsed.failure(text, got.reason)
-        return Parsed.success(text, {"first": got.first, "second": got.second, "zone": got.zone,
-                                     "hemisphere": got.hemisphere})
+            return extract(text, coordinate_pair, prompt=sample.prompt)
+        kind = "utm" if direction == "wgs84_to_utm" else "webmercator"
+        return extract(text, lambda seg: parse_projected(seg, kind), prompt=sample.prompt)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         if not parsed.ok:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 
 from geocore.geodesy import haversine_km
+from tasks.answers import extract, prompt_numbers, quantity
 from tasks.base import GeneratedTask, stable_seed
 from tasks.gpsbench.prompts import SYSTEM_PROMPT, fmt_point, rounded
 from tasks.gpsbench.regions import subregion
 from tasks.gpsbench.sampling import sample_global
-from tasks.parsing import bare_number, final_answer_segment, first_distance_km, last_distance_km
 from tasks.records import Message, Parsed, Sample, Score
 from tasks.registry import register_task
 
@@ -46,7 +46,7 @@ class DistanceTask(GeneratedTask):
             a, b = sample_global(rng, 2, MIN_SEPARATION_KM)
             (la1, lo1), (la2, lo2) = rounded(a.lat, a.lon), rounded(b.lat, b.lon)
             km = haversine_km(la1, lo1, la2, lo2)
-            split = self.split_of(i, size)
+            split = self.split_of(i)
             out.append(Sample(
                 id=self.sample_id(split, i),
                 task=self.name,
@@ -65,26 +65,15 @@ class DistanceTask(GeneratedTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """The first distance with a unit on the FINAL ANSWER line (miles and metres converted), or a bare
-        number there (km, as asked); without that line, the last distance with a unit in the text."""
-        segment = final_answer_segment(text)
-        if segment is not None:
-            km = first_distance_km(segment)
-            if km is None:  # a unitless answer counts only when it is a bare number, not a formula
-                km = bare_number(segment)
-            if km is not None:
-                return Parsed.success(text, km)
-            return Parsed.failure(text, f"no number on the FINAL ANSWER line: {segment[:80]!r}")
-        km = last_distance_km(text)
-        if km is not None:
-            return Parsed.success(text, km)
-        return Parsed.failure(text, "no FINAL ANSWER line and no distance with a unit in the text")
+        """The distance (km; miles and metres converted) of the committed answer, or a bare number there (km, as
+        asked); the radius and other given values are not the answer; two different distances are hedged."""
+        given = prompt_numbers(sample.prompt)
+        return extract(text, lambda seg: quantity(seg, "distance", given=given), prompt=sample.prompt)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         gold = float(sample.target["km"])
         if not parsed.ok:
-            return Score(correct=False, value=0.0, explanation=parsed.reason or "parse failure", parse_failed=True,
-                         error_unit="km")
+            return Score.unanswered(parsed, error_unit="km")
         err = abs(float(parsed.value) - gold)
         ok = err <= tolerance_km(gold)
         return Score(correct=ok, value=1.0 if ok else 0.0, error=err, error_unit="km",

@@ -9,8 +9,8 @@ larger of the two differences in arc-seconds. Hemisphere swaps (N/E exchanged) a
 from __future__ import annotations
 
 from geocore.coords import format_dms
+from tasks.answers import coordinate_pair, extract
 from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
-from tasks.gpsbench.parsing import parse_pair
 from tasks.gpsbench.sampling import sample_global
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task
@@ -60,11 +60,9 @@ class FormatConversionTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """The coordinate pair of the FINAL ANSWER line (DMS or decimal, hemisphere letters or signs)."""
-        pair = parse_pair(text)
-        if pair.lat is None or pair.lon is None:
-            return Parsed.failure(text, pair.reason)
-        return Parsed.success(text, {"lat": pair.lat, "lon": pair.lon, "dms": pair.dms, "lon_first": pair.lon_first})
+        """The coordinate pair of the committed answer (DMS or decimal, hemisphere letters or signs); the same
+        position in both formats is one answer, two different positions are hedged."""
+        return extract(text, coordinate_pair, prompt=sample.prompt)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         if not parsed.ok:

@@ -8,8 +8,8 @@ gold is the slerp point from the printed coordinates. Correct when latitude and 
 from __future__ import annotations
 
 from geocore.geodesy import haversine_km, interpolate
+from tasks.answers import coordinate_pair, extract
 from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
-from tasks.gpsbench.parsing import parse_pair
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_global
 from tasks.records import Parsed, Sample, Score
@@ -51,11 +51,10 @@ class InterpolationTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """The (lat, lon) pair of the FINAL ANSWER line (hemisphere letters, signs, labels, DMS)."""
-        pair = parse_pair(text)
-        if pair.lat is None or pair.lon is None:
-            return Parsed.failure(text, pair.reason)
-        return Parsed.success(text, {"lat": pair.lat, "lon": pair.lon})
+        """The (lat, lon) pair of the committed answer (hemisphere letters, signs, labels, DMS); the endpoints
+        restated beside it are not the answer; two different pairs are hedged."""
+        given = [tuple(p) for p in sample.payload["points"]]
+        return extract(text, lambda seg: coordinate_pair(seg, given=given), prompt=sample.prompt)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         if not parsed.ok:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from functools import cache
 
 from geocore.gazetteer import City
+from tasks.answers import extract, fold, single_angle
 from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
-from tasks.gpsbench.parsing import answer_segment, fold, parse_single_angle, result_part
 from tasks.gpsbench.place_association import difficulty_of
 from tasks.gpsbench.sampling import cities_by_continent, sample_global
 from tasks.records import Parsed, Sample, Score
@@ -75,14 +75,10 @@ class MissingDataTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """The latitude or longitude asked for, from the FINAL ANSWER line (signs and N/S/E/W letters)."""
-        seg = answer_segment(text)
-        if seg is None:
-            return Parsed.failure(text, "no FINAL ANSWER line")
-        value, reason = parse_single_angle(result_part(seg), sample.target["missing"])
-        if value is None:
-            return Parsed.failure(text, reason)
-        return Parsed.success(text, value)
+        """The latitude or longitude asked for, from the committed answer (signs and N/S/E/W letters); the
+        shown coordinate is not the answer; two different values are hedged."""
+        axis = sample.target["missing"]
+        return extract(text, lambda seg: single_angle(seg, axis), prompt=sample.prompt)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         if not parsed.ok:

@@ -16,6 +16,7 @@ from functools import cache
 
 from geocore.gazetteer import City, admin1_name
 from geocore.geodesy import destination, haversine_km
+from tasks.answers import fold
 from tasks.gpsbench.common import (
     LETTERS,
     GpsTask,
@@ -25,7 +26,6 @@ from tasks.gpsbench.common import (
     place_meta,
     score_choice,
 )
-from tasks.gpsbench.parsing import fold
 from tasks.gpsbench.sampling import cities_by_continent, city_grid
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task

@@ -7,8 +7,10 @@ of latitude, σ/(111,000·cos φ) of longitude) and printed with 6 decimals. A d
 still the nearest gazetteer place to the noisy point, with the runner-up at least 0.5 km farther, so the gold is
 recoverable from the coordinates.
 
-The score is city-level: a comma-separated part of the answer (other than a country) equal to the GeoNames name
-or an alternate spelling, with no other country named. :meth:`PlaceAssociationTask.levels` also scores the paper's coarser levels (Table 8):
+The score is city-level: the city the answer names — its first comma-separated part, or the whole answer — equal
+to the GeoNames name or an alternate spelling, with no other country named last. A later part naming the city
+("Bremerhaven, Bremen, Germany" for Bremen) is a region, not the city. Naming more than one place ("Bremen or
+Bremerhaven", "Bremen / Hamburg", "Bremen (or Hamburg)", two countries) is a hedge. :meth:`PlaceAssociationTask.levels` also scores the paper's coarser levels (Table 8):
 country (a part naming the gold country) and first-level division (a part naming the division where its name
 is known offline, or naming a gazetteer place of the gold country that lies in the gold division); a right
 city implies the coarser levels. The explanation lists all three. The same items scored at those levels are
@@ -23,9 +25,9 @@ import re
 from functools import cache
 
 from geocore.gazetteer import City, admin1_name, country_code, find_city
+from tasks.answers import decide, extract, fold, is_refusal
 from tasks.base import stable_seed
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
-from tasks.gpsbench.parsing import answer_segment, fold
 from tasks.gpsbench.sampling import cities_by_continent, city_grid, pick_continent
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task
@@ -68,9 +70,32 @@ def accepted_names(city: City) -> list[str]:
     return list(dict.fromkeys(n for n in names if n))
 
 
+_ALTERNATIVE = re.compile(r"\s(?:or|OR|Or)\s|/|;|\n")
+
+
+def parse_place(segment: str) -> Parsed:
+    """The parts of a "City, Region, Country" answer; several alternatives naming different places are
+    hedged (the same place written twice is one); "I cannot tell" is a refusal."""
+    if is_refusal(segment):
+        return Parsed.refused(segment)
+    alternatives = []
+    for alt in _ALTERNATIVE.split(re.sub(r"[()\[\]]", ",", segment)):
+        parts = tuple(p.strip(" .;:") for p in alt.split(",") if p.strip(" .;:"))
+        if parts:
+            alternatives.append(parts)
+    if not alternatives:
+        return Parsed.failure(segment, "empty answer")
+    if len(alternatives) > 1:
+        parsed = decide(segment, [tuple(fold(p) for p in a) for a in alternatives], what="place")
+        if not parsed.ok:
+            return parsed
+    return Parsed.success(segment, list(alternatives[0]))
+
+
 @register_task("gpsbench.place_association")
 class PlaceAssociationTask(GpsTask):
     name = "gpsbench.place_association"
+    split_key = "gpsbench.place_association"  # shared with the country and admin-1 variants (same items)
     track = "applied"
     toolsets = ("gazetteer",)
 
@@ -106,14 +131,9 @@ class PlaceAssociationTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """The comma-separated parts of the FINAL ANSWER line."""
-        seg = answer_segment(text)
-        if seg is None:
-            return Parsed.failure(text, "no FINAL ANSWER line")
-        parts = [p.strip(" .;:()") for p in re.split(r"[,;\n]", seg) if p.strip(" .;:()")]
-        if not parts:
-            return Parsed.failure(text, "empty FINAL ANSWER line")
-        return Parsed.success(text, parts)
+        """The comma-separated parts of the committed answer (brackets read as parts); alternatives joined by
+        "or", "/" or ";" that name different places are hedged."""
+        return extract(text, parse_place, prompt=sample.prompt)
 
     def levels(self, parsed: Parsed, sample: Sample) -> dict[str, bool]:
         """City, first-level division and country correctness of a parsed answer (Table 8's granularity)."""
@@ -133,7 +153,7 @@ class PlaceAssociationTask(GpsTask):
         names = {fold(n) for n in t["names"]}
         place_parts = [p for k, p in enumerate(parts) if not (k == last and last > 0 and k in countries)]
         other_country = last > 0 and last in countries and countries[last] != t["country_code"]
-        city_ok = any(fold(p) in names for p in place_parts) and not other_country
+        city_ok = fold(parts[0]) in names and not other_country
         country_ok = city_ok or t["country_code"] in countries.values()
         admin1_ok = city_ok or self._admin1_named(place_parts, t)
         return {"city": city_ok, "admin1": admin1_ok, "country": country_ok}

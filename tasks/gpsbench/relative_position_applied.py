@@ -10,8 +10,8 @@ pairs within 2° of a sector boundary are redrawn.
 from __future__ import annotations
 
 from geocore.geodesy import compass_point, initial_bearing
+from tasks.answers import DIRECTION_NAMES, DIRECTIONS_8
 from tasks.gpsbench.common import GpsTask, place_meta
-from tasks.gpsbench.parsing import DIRECTION_NAMES, DIRECTIONS_8
 from tasks.gpsbench.relative_position_pure import (
     DIRECTION_RULE,
     near_boundary,
@@ -64,7 +64,7 @@ class RelativePositionAppliedTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        return parse_direction_answer(text)
+        return parse_direction_answer(text, sample)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         return score_direction(parsed, sample)

@@ -8,8 +8,8 @@ answer does not hinge on rounding. Answers are whole-word direction names or abb
 from __future__ import annotations
 
 from geocore.geodesy import compass_point, initial_bearing
+from tasks.answers import DIRECTION_NAMES, DIRECTIONS_8, direction, extract
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
-from tasks.gpsbench.parsing import DIRECTION_NAMES, DIRECTIONS_8, answer_segment, last_line, parse_direction
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_global
 from tasks.records import Parsed, Sample, Score
@@ -32,14 +32,9 @@ def near_boundary(bearing: float, margin: float = BOUNDARY_MARGIN_DEG) -> bool:
     return min(offset, 45.0 - offset) < margin
 
 
-def parse_direction_answer(text: str) -> Parsed:
-    """One of the 8 directions on the FINAL ANSWER line (or the last line without one)."""
-    seg = answer_segment(text)
-    choice = parse_direction(seg if seg is not None else last_line(text))
-    if choice.index is None:
-        where = "FINAL ANSWER line" if seg is not None else "last line (no FINAL ANSWER line)"
-        return Parsed.failure(text, f"{choice.reason} on the {where}")
-    return Parsed.success(text, DIRECTIONS_8[choice.index])
+def parse_direction_answer(text: str, sample: Sample) -> Parsed:
+    """One of the 8 directions in the committed answer; two different directions are hedged."""
+    return extract(text, direction, prompt=sample.prompt)
 
 
 def score_direction(parsed: Parsed, sample: Sample) -> Score:
@@ -79,7 +74,7 @@ class RelativePositionPureTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        return parse_direction_answer(text)
+        return parse_direction_answer(text, sample)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         return score_direction(parsed, sample)

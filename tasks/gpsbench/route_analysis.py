@@ -15,8 +15,8 @@ import numpy as np
 
 from geocore.gazetteer import City
 from geocore.geodesy import EARTH_RADIUS_KM, haversine_km
+from tasks.answers import extract, yes_no
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
-from tasks.gpsbench.parsing import answer_segment, last_line, parse_yes_no
 from tasks.gpsbench.sampling import (
     city_vectors,
     is_unambiguous,
@@ -97,13 +97,8 @@ class RouteAnalysisTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """A whole-word Yes or No on the FINAL ANSWER line (or the last line without one); both or neither fail."""
-        seg = answer_segment(text)
-        value = parse_yes_no(seg if seg is not None else last_line(text))
-        if value is None:
-            return Parsed.failure(text, "no single Yes or No " + ("on the FINAL ANSWER line" if seg is not None
-                                                                    else "on the last line (no FINAL ANSWER line)"))
-        return Parsed.success(text, value)
+        """A whole-word Yes or No in the committed answer; both are hedged, the template echoed is unparsed."""
+        return extract(text, yes_no, prompt=sample.prompt)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         if not parsed.ok:

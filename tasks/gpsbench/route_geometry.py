@@ -14,8 +14,9 @@ import math
 import random
 
 from geocore.pointsets import rdp_with_margin
+from tasks.answers import extract
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
-from tasks.gpsbench.parsing import answer_segment, integers
+from tasks.gpsbench.parsing import parse_index_list
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_global
 from tasks.records import Parsed, Sample, Score
@@ -82,14 +83,8 @@ class RouteGeometryTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """The integer list on the FINAL ANSWER line."""
-        seg = answer_segment(text)
-        if seg is None:
-            return Parsed.failure(text, "no FINAL ANSWER line")
-        found = integers(seg)
-        if not found:
-            return Parsed.failure(text, "no indices on the FINAL ANSWER line")
-        return Parsed.success(text, sorted(set(found)))
+        """The integer list of the committed answer; two different lists are hedged."""
+        return extract(text, parse_index_list, prompt=sample.prompt)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         if not parsed.ok:

@@ -66,7 +66,7 @@ class TerrainClassificationTask(GpsTask):
         pools = sites_by_split()
         out = []
         for i in range(size):
-            split: Split = self.split_of(i, size)
+            split: Split = self.split_of(i)
             cls = TERRAIN_CLASSES[i % len(TERRAIN_CLASSES)]
             site = rng.choice(pools[(split, cls)])
             order = list(TERRAIN_CLASSES)

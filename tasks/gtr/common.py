@@ -87,7 +87,7 @@ class GTRTask(GeneratedTask):
         options = [item.options[i] for i in order]
         gold = order.index(0)
         choices = tuple(o.text for o in options)
-        split = self.split_of(index, size)
+        split = self.split_of(index)
         return Sample(
             id=self.sample_id(split, index),
             task=self.name,

@@ -129,14 +129,14 @@ class STBenchTask(GeneratedTask):
         """As :meth:`GeneratedTask.samples`, but only the items asked for are drawn (items are independent)."""
         if split not in SPLITS:
             raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
-        wanted = [i for i in range(self.size) if self.split_of(i, self.size) == split]
+        wanted = [i for i in range(self.size) if self.split_of(i) == split]
         return [self.sample_at(seed, i, self.size) for i in (wanted if limit is None else wanted[:limit])]
 
     def sample_at(self, seed: int, index: int, size: int) -> Sample:
         """Sample ``index`` of ``size`` for ``seed``, rendered in this task's style."""
         fmt = Fmt(self.style)
         item = self.item(seed, index)
-        split = self.split_of(index, size)
+        split = self.split_of(index)
         payload = dict(item.payload)
         if item.options is not None:
             payload["options"] = [[n, label] for n, label in item.options]
@@ -175,9 +175,10 @@ T = TypeVar("T", bound=type[STBenchTask])
 def stbench_task(cls: T) -> T:
     """Register ``cls`` as ``<key>`` (chat style) and a subclass as ``<key>.completion`` (paper style)."""
     chat = type(cls.__name__, (cls,), {"name": cls.key, "style": "chat", "__doc__": cls.__doc__,
-                                        "__module__": cls.__module__})
+                                        "__module__": cls.__module__, "split_key": cls.key})
     completion = type(cls.__name__ + "Completion", (cls,), {
         "name": f"{cls.key}.completion", "style": "completion", "__doc__": cls.__doc__, "__module__": cls.__module__,
+        "split_key": cls.key,
     })
     register_task(cls.key)(chat)
     register_task(f"{cls.key}.completion")(completion)

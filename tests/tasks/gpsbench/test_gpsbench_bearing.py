@@ -35,7 +35,7 @@ def test_gold_on_every_sample() -> None:
     ("FINAL ANSWER: 169.83", 169.83, None),
     ("FINAL ANSWER: approximately 45° northeast", 45.0, "NE"),
     ("FINAL ANSWER: -30°", 330.0, None),
-    ("θ = 12.5° at the first step; the answer is 40.5° (NE)", 40.5, None),
+    ("θ = 12.5° at the first step; the answer is 40.5° (NE)", 40.5, "NE"),
 ])
 def test_parser(text: str, deg: float, compass: str | None) -> None:
     p = TASK.parse(text, ALL[0])

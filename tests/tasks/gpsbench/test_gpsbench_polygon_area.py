@@ -59,11 +59,13 @@ def test_formula_without_result_is_a_parse_failure() -> None:
         assert not TASK.parse(text, ALL[0]).ok
 
 
-def test_tolerance_needs_both_within_five_percent() -> None:
+def test_the_area_alone_is_graded_within_five_percent() -> None:
     s = ALL[0]
     a, p = s.target["area_km2"], s.target["perimeter_km"]
     assert TASK.score(Parsed.success("x", {"area_km2": a * 1.049, "perimeter_km": p * 0.951}), s).correct
     area_off = TASK.score(Parsed.success("x", {"area_km2": a * 1.06, "perimeter_km": p}), s)
     assert not area_off.correct and area_off.error == pytest.approx(6.0) and area_off.error_unit == "%"
-    assert not TASK.score(Parsed.success("x", {"area_km2": a, "perimeter_km": p * 1.06}), s).correct
-    assert not TASK.score(Parsed.success("x", {"area_km2": a, "perimeter_km": None}), s).correct
+    # the paper grades the area: a wrong or missing perimeter does not change the grade
+    assert TASK.score(Parsed.success("x", {"area_km2": a, "perimeter_km": p * 1.06}), s).correct
+    area_only = TASK.parse(f"The polygon is large.\nFINAL ANSWER: {a:.1f} km²", s)
+    assert area_only.value["perimeter_km"] is None and TASK.score(area_only, s).correct
