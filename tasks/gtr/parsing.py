@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tasks.answers import final_answer_segment
 from tasks.gtr.prompts import LETTERS
-from tasks.parsing import final_answer_segment
 from tasks.records import Parsed, Sample
 
 CAMERA_RE = re.compile(r"\b[Cc]\d{3}\b")
