@@ -79,6 +79,7 @@ OPTIONS: dict[str, tuple[Any, type]] = {
     "max_attempts": (6, int), "retry_delay": (1.0, float), "output": (None, Path), "resume": (None, Path), "cache": (None, bool),
     "prices": (None, Path), "baseline": (None, Path), "export": ("jsonl,csv", str),
     "executor": ("local", str), "ray_address": (None, str), "ray_workers": (None, int), "tool_call_parser": (None, str),
+    "dataset": (None, str), "dataset_kind": (None, str),
 }
 EXECUTORS = ("local", "ray")
 # Options that change what a run computes: given with --resume they must match the stored run.
@@ -100,6 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--condition", "--conditions", dest="conditions",
                    help="comma-separated conditions (default intrinsic,tools), e.g. intrinsic,tools,tools[geodesy]")
     p.add_argument("--tasks", help="comma-separated task names or globs (default: the quick suite)")
+    p.add_argument("--dataset", help="released data files for tasks that load them (stbench.official: a .jsonl "
+                   "file, or STBench's datasets/ or datasets/basic/ folder)")
+    p.add_argument("--dataset-kind", help="kinds to keep from --dataset, comma-separated names or abbreviations "
+                   "(stbench.official: e.g. direction_determination,navigation or DD,NAV; default all)")
     p.add_argument("--limit", type=int, help="samples per task")
     p.add_argument("--size", help="items generated per task before the 60/10/30 split: a number, or 'paper' for the "
                    "paper's size (default: each task's own, small)")
@@ -205,6 +210,9 @@ def print_listing() -> None:
     print("tasks:")
     for family, names in by_family.items():
         print(f"  {family}: " + ", ".join(names))
+    for name in dataset_tasks():
+        kinds = getattr(get_task(name), "dataset_kinds", ())
+        print(f"  {name} reads --dataset PATH" + (f"; --dataset-kind from: {', '.join(kinds)}" if kinds else ""))
     print("tool sets:")
     for name, desc in describe_toolsets().items():
         print(f"  {name}: {desc}")
@@ -237,8 +245,11 @@ def parse_size(value: str | None) -> int | str | None:
     return n
 
 
-def make_task(name: str, size: int | str | None) -> Any:
-    """The task ``name`` generated at ``size`` items (``"paper"``: its ``paper_size``)."""
+def make_task(name: str, size: int | str | None, dataset: str | None = None, dataset_kind: str | None = None) -> Any:
+    """The task ``name`` generated at ``size`` items (``"paper"``: its ``paper_size``); a task that loads released
+    files (``dataset_option``) gets ``dataset`` and ``dataset_kind``."""
+    if getattr(get_task(name), "dataset_option", False):
+        return get_task(name, path=dataset, kind=dataset_kind)
     if size is None:
         return get_task(name)
     if size == "paper":
@@ -246,6 +257,33 @@ def make_task(name: str, size: int | str | None) -> Any:
         paper = getattr(probe, "paper_size", None)
         return get_task(name, size=paper) if paper else probe
     return get_task(name, size=int(size))
+
+
+def dataset_tasks() -> list[str]:
+    """Registered tasks that load released files named by ``--dataset``."""
+    return [n for n in task_names() if getattr(get_task(n), "dataset_option", False)]
+
+
+def check_dataset(opts: dict[str, Any], tasks: list[str]) -> str | None:
+    """``--dataset`` as an absolute path, checked against the tasks selected; raises UsageError."""
+    wanting = [n for n in tasks if n in dataset_tasks()]
+    if opts["dataset"] is None:
+        if wanting:
+            raise UsageError(f"{', '.join(wanting)} needs --dataset PATH (the released data files)")
+        if opts["dataset_kind"]:
+            raise UsageError("--dataset-kind needs --dataset")
+        return None
+    path = Path(opts["dataset"]).expanduser()
+    if not path.exists():
+        raise UsageError(f"--dataset {opts['dataset']}: no such file or folder")
+    if not wanting:
+        raise UsageError(f"--dataset is read by {', '.join(dataset_tasks()) or 'no task'}; none is in --tasks")
+    for n in wanting:
+        try:
+            get_task(n, path=str(path), kind=opts["dataset_kind"])
+        except ValueError as exc:
+            raise UsageError(f"--dataset-kind: {exc}") from None
+    return str(path.resolve())
 
 
 def make_spec(opts: dict[str, Any]) -> RunSpec:
@@ -291,7 +329,8 @@ def make_spec(opts: dict[str, Any]) -> RunSpec:
         max_sample_tokens=opts["max_sample_tokens"], sample_timeout_s=opts["sample_timeout"],
         call_timeout_s=opts["call_timeout"],
         max_connections=opts["max_connections"] or (1 if provider == "local" else 8),
-        max_attempts=opts["max_attempts"], retry_base_delay_s=opts["retry_delay"], cache=cache, versions=_versions(), git_revision=_git_revision(),
+        max_attempts=opts["max_attempts"], retry_base_delay_s=opts["retry_delay"], cache=cache,
+        dataset=check_dataset(opts, list(limits)), dataset_kind=opts["dataset_kind"], versions=_versions(), git_revision=_git_revision(),
     )
 
 
@@ -401,7 +440,7 @@ def prepare(opts: dict[str, Any], given: set[str]) -> Prepared:
         store = RunStore(run_dir)
         run_id = previous[0] if previous else hashlib.sha256(f"{time.time()}{run_dir}".encode()).hexdigest()[:12]
     try:
-        tasks = {n: make_task(n, spec.size) for n in spec.tasks}
+        tasks = {n: make_task(n, spec.size, spec.dataset, spec.dataset_kind) for n in spec.tasks}
         limits = spec.task_limits or {n: spec.limit for n in spec.tasks}
         work = [(s, tasks[n]) for n in spec.tasks
                 for s in tasks[n].samples(split=spec.split, limit=limits.get(n), seed=spec.seed)]  # type: ignore[arg-type]
@@ -587,6 +626,12 @@ def _report(run: Prepared, wall: float, out: Console, console: Console) -> None:
             "cost_usd": None if any(c is None for c in costs) else round(sum(c or 0.0 for c in costs), 6),
             "retries": sum(r.retries for r in results), "cache_hits": sum(r.cache_hits for r in results),
             "baseline_run_dir": str(run.baseline) if run.baseline else None}
+    loaded = {t.name: t for _, t in run.work if hasattr(t, "load_report")}
+    if loaded:  # tasks reading released files: per-file accounting of every line, printed and in results.json
+        meta["load_reports"] = {name: t.load_report for name, t in loaded.items()}
+        for t in loaded.values():
+            for line in t.load_summary():
+                out.print(line, markup=False, highlight=False)
     report = build_report(results, spec.conditions, meta, baseline_results)
     comparisons = compare(results, spec.conditions)
     rows = comparisons + ([overall(results, spec.conditions)] if len(comparisons) > 1 else [])

@@ -10,7 +10,7 @@ from agents.trace import TraceEvent
 from tasks.records import Parsed, Score
 
 # Spec fields that do not change what a run computes: they may differ between a run and its resumption.
-OPERATIONAL_FIELDS = frozenset({"base_url", "max_connections", "cache", "max_attempts", "retry_base_delay_s", "call_timeout_s",
+OPERATIONAL_FIELDS = frozenset({"base_url", "api_key_env", "max_reply_bytes", "max_connections", "cache", "max_attempts", "retry_base_delay_s", "call_timeout_s",
                                 "versions",
                                 "git_revision"})
 
@@ -28,6 +28,8 @@ class RunSpec(BaseModel):
     split: str = "test"
     limit: int | None = None
     size: int | str | None = Field(default=None, description="Items generated per task ('paper' = paper size)")
+    dataset: str | None = Field(default=None, description="--dataset: released files for tasks that load them")
+    dataset_kind: str | None = Field(default=None, description="--dataset-kind: kinds kept from --dataset")
     seed: int = Field(default=42, description="Dataset seed; model calls of epoch e send seed + e")
     epochs: int = 1
     temperature: float = 0.0
@@ -37,6 +39,8 @@ class RunSpec(BaseModel):
     max_sample_tokens: int | None = None
     sample_timeout_s: float = 600.0
     call_timeout_s: float = Field(default=300.0, description="Seconds per model call attempt before it is retried")
+    max_reply_bytes: int = Field(default=4 * 1024 * 1024, description="Cap of one reply body (longer: the call fails)")
+    api_key_env: str | None = Field(default=None, description="Environment variable holding the key for base_url")
     max_connections: int = 1
     max_attempts: int = Field(default=6, description="Attempts per model call (rate limits, 5xx, timeouts)")
     retry_base_delay_s: float = Field(default=1.0, description="Backoff before retry n: up to base·2^(n-1) s")

@@ -13,6 +13,9 @@ printed in a prompt and see the same network: no state is shared between them.
 Motion conventions: a camera sees a target while it is within ``view_radius_m`` of it; at speed ``v`` the
 target is in view during ``[t - R/v, t + R/v]`` where ``t`` is when it passes right under the camera. The
 heading at a camera is the integer bearing (degrees clockwise from north) of the road the target leaves by.
+
+Road graphs stated in a question (STBench navigation: numbered roads between numbered locations, with or
+without lengths) are read by :func:`parse_roads` and solved by :func:`shortest_route`.
 """
 
 from __future__ import annotations
@@ -85,11 +88,11 @@ class Camera:
 
 @dataclass(frozen=True)
 class Road:
-    """A two-way road or walkway between two cameras, length in whole metres."""
+    """A two-way road or walkway between two cameras, length in metres (whole metres in built networks)."""
 
     a: str
     b: str
-    length_m: int
+    length_m: float
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ class Leg:
     """One camera of a route: cumulative distance from the route's start and the heading it leaves by."""
 
     camera: str
-    distance_m: int
+    distance_m: float
     heading_deg: int | None
 
 
@@ -106,7 +109,7 @@ class Window:
     """When a target leaving the route's first camera at a known time can be at one camera of the route."""
 
     camera: str
-    distance_m: int
+    distance_m: float
     pass_earliest_s: float
     pass_latest_s: float
     seen_from_s: float
@@ -145,12 +148,12 @@ class CameraNetwork:
         self.roads = roads
         self.view_radius_m = VIEW_RADIUS_M[kind]
         self._by_id = {c.id: c for c in cameras}
-        self._adj: dict[str, dict[str, int]] = {c.id: {} for c in cameras}
+        self._adj: dict[str, dict[str, float]] = {c.id: {} for c in cameras}
         for r in roads:
             self._adj[r.a][r.b] = r.length_m
             self._adj[r.b][r.a] = r.length_m
         self._sorted_adj = {c: sorted(n.items()) for c, n in self._adj.items()}
-        self._trees: dict[str, tuple[dict[str, int], dict[str, str]]] = {}
+        self._trees: dict[str, tuple[dict[str, float], dict[str, str]]] = {}
         self._second: dict[tuple[str, str], float] = {}
         self._bearings: dict[tuple[str, str], int] = {}
 
@@ -178,13 +181,13 @@ class CameraNetwork:
             self._bearings[key] = round(initial_bearing(ca.lat, ca.lon, cb.lat, cb.lon)) % 360
         return self._bearings[key]
 
-    def neighbours(self, camera_id: str) -> list[tuple[str, int, int]]:
+    def neighbours(self, camera_id: str) -> list[tuple[str, float, int]]:
         """(neighbour, road length m, bearing deg) for every road leaving the camera, by bearing."""
         c = self.camera(camera_id).id
         return sorted(((n, length, self.bearing_deg(c, n)) for n, length in self._adj[c].items()),
                       key=lambda t: (t[2], t[0]))
 
-    def road_length(self, a: str, b: str) -> int:
+    def road_length(self, a: str, b: str) -> float:
         ca, cb = self.camera(a).id, self.camera(b).id
         if cb not in self._adj[ca]:
             raise ValueError(f"cameras {ca} and {cb} are not joined by a road in network {self.id}")
@@ -192,17 +195,17 @@ class CameraNetwork:
 
     # ------------------------------------------------------------------ paths
 
-    def path_length(self, cameras: list[str]) -> int:
+    def path_length(self, cameras: list[str]) -> float:
         """Length of a path whose consecutive cameras are joined by roads; ValueError otherwise."""
         if len(cameras) < 2:
             raise ValueError(f"cameras must list at least 2 cameras, got {len(cameras)}")
         return sum(self.road_length(a, b) for a, b in zip(cameras, cameras[1:], strict=False))
 
-    def _dijkstra(self, source: str, banned: frozenset[tuple[str, str]] = frozenset()) -> tuple[dict[str, int],
+    def _dijkstra(self, source: str, banned: frozenset[tuple[str, str]] = frozenset()) -> tuple[dict[str, float],
                                                                                                  dict[str, str]]:
-        dist = {source: 0}
+        dist: dict[str, float] = {source: 0}
         prev: dict[str, str] = {}
-        heap = [(0, source)]
+        heap: list[tuple[float, str]] = [(0, source)]
         while heap:
             d, u = heapq.heappop(heap)
             if d > dist[u]:
@@ -216,11 +219,11 @@ class CameraNetwork:
                     heapq.heappush(heap, (nd, v))
         return dist, prev
 
-    def shortest_path(self, a: str, b: str) -> tuple[list[str], int]:
+    def shortest_path(self, a: str, b: str) -> tuple[list[str], float]:
         """Cameras of the shortest path from a to b (both included) and its length in metres."""
         return self._shortest(self.camera(a, "from_camera").id, self.camera(b, "to_camera").id)
 
-    def _shortest(self, a: str, b: str, banned: frozenset[tuple[str, str]] = frozenset()) -> tuple[list[str], int]:
+    def _shortest(self, a: str, b: str, banned: frozenset[tuple[str, str]] = frozenset()) -> tuple[list[str], float]:
         if banned:
             dist, prev = self._dijkstra(a, banned)
         else:
@@ -234,7 +237,7 @@ class CameraNetwork:
             path.append(prev[path[-1]])
         return path[::-1], dist[b]
 
-    def distances_from(self, a: str) -> dict[str, int]:
+    def distances_from(self, a: str) -> dict[str, float]:
         """Shortest road distance from camera a to every camera it can reach."""
         a = self.camera(a).id
         if a not in self._trees:
@@ -271,20 +274,21 @@ class CameraNetwork:
     def legs(self, waypoints: list[str]) -> list[Leg]:
         """Each camera of :meth:`route` with its distance from the start and the heading it is left by."""
         cams = self.route(waypoints)
-        out, d = [], 0
+        out: list[Leg] = []
+        d: float = 0
         for i, c in enumerate(cams):
             if i:
                 d += self._adj[cams[i - 1]][c]
             out.append(Leg(c, d, self.bearing_deg(c, cams[i + 1]) if i + 1 < len(cams) else None))
         return out
 
-    def simple_paths(self, a: str, b: str, max_length_m: float, limit: int = 200) -> list[tuple[list[str], int]]:
+    def simple_paths(self, a: str, b: str, max_length_m: float, limit: int = 200) -> list[tuple[list[str], float]]:
         """Simple paths from a to b no longer than ``max_length_m``, shortest first (at most ``limit``)."""
         a, b = self.camera(a).id, self.camera(b).id
         to_b = self.distances_from(b)
-        found: list[tuple[list[str], int]] = []
+        found: list[tuple[list[str], float]] = []
 
-        def walk(path: list[str], length: int) -> None:
+        def walk(path: list[str], length: float) -> None:
             if len(found) >= limit:
                 return
             u = path[-1]
@@ -425,3 +429,84 @@ def build_network(network_id: str) -> CameraNetwork:
     roads = tuple(sorted((Road(*sorted((labels[a], labels[b])), length) for (a, b), length in lengths.items()),
                          key=lambda r: (r.a, r.b)))
     return CameraNetwork(network_id, kind, base, tuple(sorted(cameras, key=lambda c: c.id)), roads)
+
+
+# ---------------------------------------------------------------------------- road graphs stated in a question
+
+_ROAD_LINE = re.compile(r"Road\s+(\d+)\s*:\s*\(\s*location\s+(\d+)\s*,\s*location\s+(\d+)\s*"
+                        r"(?:,\s*(\d+(?:\.\d+)?)\s*(?:meters?|metres?|m)?)?\s*\)", re.IGNORECASE)
+
+
+def parse_roads(text: str) -> list[tuple[int, int, int, float | None]]:
+    """(road number, location a, location b, length in metres or None) of every line like
+    ``Road 3: (location 1, location 4, 590.34 meters)`` or ``Road 3: (location 1, location 4)``."""
+    return [(int(n), int(a), int(b), float(w) if w else None) for n, a, b, w in _ROAD_LINE.findall(text)]
+
+
+@dataclass(frozen=True)
+class GraphRoute:
+    """A shortest route between two nodes of an undirected graph whose edges are numbered.
+
+    ``length`` is in the edges' unit (the number of edges when unweighted); ``first_edges`` lists every edge
+    leaving the source that begins some shortest route (ties within 1e-9 relative); ``via_edge`` gives, for
+    each edge leaving the source, the shortest length of a route that takes it first (inf when it leads nowhere).
+    """
+
+    length: float
+    weighted: bool
+    nodes: tuple[int, ...]
+    edges: tuple[int, ...]
+    first_edges: tuple[int, ...]
+    via_edge: dict[int, float]
+
+
+def shortest_route(edges: list[tuple[int, int, int, float | None]], source: int, target: int) -> GraphRoute:
+    """Shortest route from ``source`` to ``target`` over two-way edges ``(number, a, b, length)``.
+
+    All lengths given: Dijkstra on them; all None: each edge counts 1 (fewest edges). ValueError on a mix, a
+    negative or non-finite length, a repeated edge number, an unknown node or no route.
+    """
+    if not edges:
+        raise ValueError("roads must list at least one road")
+    numbers = [e[0] for e in edges]
+    if len(set(numbers)) != len(numbers):
+        raise ValueError("roads lists a road number twice")
+    given = [e[3] is not None for e in edges]
+    if any(given) and not all(given):
+        raise ValueError("either every road has a length or none has")
+    weighted = all(given)
+    adj: dict[int, list[tuple[float, int, int]]] = {}
+    for n, a, b, w in edges:
+        length = 1.0 if w is None else check.non_negative(w, f"length of road {n}")
+        adj.setdefault(a, []).append((length, n, b))
+        adj.setdefault(b, []).append((length, n, a))
+    for name, node in (("start", source), ("goal", target)):
+        if node not in adj:
+            raise ValueError(f"{name} location {node} is on no road; locations: {', '.join(map(str, sorted(adj)))}")
+    dist: dict[int, float] = {target: 0.0}
+    heap: list[tuple[float, int]] = [(0.0, target)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for w, _, v in adj[u]:
+            if d + w < dist.get(v, math.inf):
+                dist[v] = d + w
+                heapq.heappush(heap, (d + w, v))
+    if source not in dist:
+        raise ValueError(f"no road route joins location {source} and location {target}")
+    best = dist[source]
+
+    def tight(x: float) -> bool:
+        return abs(x - best) <= 1e-9 * max(1.0, best)
+
+    via = {n: w + dist.get(v, math.inf) for w, n, v in adj[source]} if source != target else {}
+    firsts = tuple(sorted(n for n, x in via.items() if tight(x)))
+    nodes, route, u = [source], [], source
+    while u != target:
+        w, n, v = min((w, n, v) for w, n, v in adj[u] if v not in nodes
+                      and abs(w + dist.get(v, math.inf) - dist[u]) <= 1e-9 * max(1.0, dist[u]))
+        nodes.append(v)
+        route.append(n)
+        u = v
+    return GraphRoute(best, weighted, tuple(nodes), tuple(route), firsts, via)

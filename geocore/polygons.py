@@ -3,6 +3,13 @@
 A polygon is a sequence of (lat, lon) vertices, not closed; a closing duplicate of the first vertex is
 dropped. Spherical results use GPSBench's sphere (R = 6371 km), geodesic ones WGS84, and the topological
 predicates (point in polygon, relations, segments) work in the plane of (lon, lat) degrees.
+
+Real-world rings (STBench's parcels) are often not simple: they cross themselves, repeat vertices, or collapse
+once coordinates are rounded to 4 decimals. :func:`planar_region` reads any ring of 3 or more vertices under
+one rule, the **even-odd rule** of ray casting: a point is inside when a ray from it crosses the ring an odd
+number of times. Its area is ``shapely.make_valid(ring, method="linework")`` (the even-odd faces of the noded
+ring), its boundary is every edge as given, and a ring that encloses nothing (collinear or repeated vertices)
+has an empty interior: only its edges can hold a point. A simple ring keeps its usual meaning.
 """
 
 from __future__ import annotations
@@ -15,7 +22,8 @@ from typing import Literal
 
 import numpy as np
 import shapely
-from shapely.geometry import Point, Polygon
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
 from shapely.validation import explain_validity
 
 from geocore import _validate as check
@@ -211,6 +219,51 @@ def rdp(points: Sequence[Sequence[float]], epsilon_m: float) -> list[int]:
 
 # ----------------------------------------------------------------------------- planar topology
 
+@dataclass(frozen=True)
+class PlanarRegion:
+    """A ring read under the even-odd rule in the (lon, lat) plane: ``area`` (polygonal, maybe empty) and
+    ``edges`` (the ring as given, closed). ``repaired`` says the ring was not a simple polygon."""
+
+    area: BaseGeometry
+    edges: BaseGeometry
+    repaired: bool
+
+    def covers(self, pt: Point) -> bool:
+        """The point is inside or on an edge."""
+        return bool(self.area.covers(pt) or self.edges.intersects(pt))
+
+    def holds_inside(self, pt: Point) -> bool:
+        """The point is strictly inside: in the area and on no edge."""
+        return bool(self.area.contains(pt) and not self.edges.intersects(pt))
+
+
+def _polygonal(geom: BaseGeometry) -> BaseGeometry:
+    parts = [g for g in getattr(geom, "geoms", [geom]) if g.geom_type in ("Polygon", "MultiPolygon") and g.area > 0]
+    return shapely.union_all(parts) if parts else Polygon()
+
+
+def planar_region(vertices: Sequence[Sequence[float]], name: str = "polygon") -> PlanarRegion:
+    """The region of a ring of >= 3 (lat, lon) vertices under the even-odd rule (see the module docstring).
+
+    Never fails on self-intersections, repeated vertices or zero area; ValueError only for bad coordinates or
+    fewer than 3 vertices.
+    """
+    pts = check.points(vertices, name)
+    if len(pts) > 1 and pts[0] == pts[-1]:
+        pts.pop()
+    if len(pts) < 3:
+        raise ValueError(f"{name} needs at least 3 vertices, got {len(pts)}")
+    xy = [(p[1], p[0]) for p in pts]
+    distinct = [q for i, q in enumerate(xy) if q != xy[i - 1]] or xy[:1]
+    edges = LineString(distinct + distinct[:1]) if len(distinct) > 1 else Point(distinct[0])
+    if len(set(distinct)) < 3:
+        return PlanarRegion(Polygon(), edges, True)
+    poly = Polygon(distinct)
+    if poly.is_valid and poly.area > 0:
+        return PlanarRegion(poly, edges, False)
+    return PlanarRegion(_polygonal(shapely.make_valid(poly, method="linework")), edges, True)
+
+
 def _shape(vertices: Sequence[Sequence[float]], name: str) -> Polygon:
     poly = Polygon([(p[1], p[0]) for p in _ring(vertices, name)])
     if not poly.is_valid:
@@ -228,13 +281,13 @@ def point_in_polygon(
     """Whether (lat, lon) lies in the polygon, treated as planar in lon/lat degrees.
 
     Points on an edge or vertex count as inside by default (``boundary="include"``); with "exclude" only
-    interior points do. ValueError for a self-intersecting polygon.
+    interior points do. Rings that are not simple are read under the even-odd rule (:func:`planar_region`).
     """
     pt = Point(check.lon(lon, "lon"), check.lat(lat, "lat"))
     if boundary not in ("include", "exclude"):
         raise ValueError(f"boundary must be 'include' or 'exclude', got {boundary!r}")
-    poly = _shape(polygon, "polygon")
-    return bool(shapely.covers(poly, pt) if boundary == "include" else shapely.contains(poly, pt))
+    region = planar_region(polygon, "polygon")
+    return region.covers(pt) if boundary == "include" else region.holds_inside(pt)
 
 
 def polygon_relation(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> str:

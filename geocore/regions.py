@@ -1,6 +1,7 @@
 """Regions: a local metric frame, point-in-region lookup and the ordered regions a polyline crosses.
 
-A region is a simple polygon given as (lat, lon) vertices (not closed; a closing duplicate is dropped). As in
+A region is a ring of (lat, lon) vertices (not closed; a closing duplicate is dropped), read under the even-odd
+rule of :func:`geocore.polygons.planar_region`, so real-world rings that cross themselves still work. As in
 :mod:`geocore.polygons`, topology is planar in the (lon, lat) degree plane, which is exact for the
 city-block scales these functions serve. :class:`LocalFrame` maps degrees to metres east/north of an origin
 by an equirectangular projection: a linear map of that plane, so it keeps every containment and crossing
@@ -19,11 +20,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 import shapely
-from shapely.geometry import LineString, Point, Polygon
-from shapely.validation import explain_validity
+from shapely.geometry import LineString, Point
 
 from geocore import _validate as check
 from geocore.geodesy import EARTH_RADIUS_KM
+from geocore.polygons import PlanarRegion, planar_region
 
 LatLon = tuple[float, float]
 _R_M = EARTH_RADIUS_KM * 1000.0
@@ -70,20 +71,14 @@ class LocalFrame:
         return (check.lat(lat, "y (as latitude)"), check.lon((lon + 540.0) % 360.0 - 180.0, "x (as longitude)"))
 
 
-def region_polygon(vertices: Sequence[Sequence[float]], name: str = "region") -> Polygon:
-    """A valid shapely polygon in the (lon, lat) plane; ValueError for fewer than 3 vertices or self-crossing."""
-    pts = check.points(vertices, name)
-    if len(pts) > 1 and pts[0] == pts[-1]:
-        pts.pop()
-    if len(pts) < 3:
-        raise ValueError(f"{name} needs at least 3 distinct vertices, got {len(pts)}")
-    poly = Polygon([(p[1], p[0]) for p in pts])
-    if not poly.is_valid or poly.area == 0.0:
-        raise ValueError(f"{name} is not a simple polygon: {explain_validity(poly)}")
-    return poly
+def region_polygon(vertices: Sequence[Sequence[float]], name: str = "region") -> PlanarRegion:
+    """The region of a ring of (lat, lon) vertices under the even-odd rule (:func:`geocore.polygons.planar_region`):
+    self-crossing, repeated-vertex and zero-area rings are accepted; ValueError only for fewer than 3 vertices
+    or bad coordinates."""
+    return planar_region(vertices, name)
 
 
-def _regions(regions: Sequence[Sequence[Sequence[float]]]) -> list[Polygon]:
+def _regions(regions: Sequence[Sequence[Sequence[float]]]) -> list[PlanarRegion]:
     if regions is None or len(regions) == 0:
         raise ValueError("regions must not be empty")
     return [region_polygon(r, f"regions[{i}]") for i, r in enumerate(regions)]
@@ -100,8 +95,8 @@ def regions_containing(
     if boundary not in ("include", "exclude"):
         raise ValueError(f"boundary must be 'include' or 'exclude', got {boundary!r}")
     pt = Point(check.lon(lon, "lon"), check.lat(lat, "lat"))
-    test = shapely.covers if boundary == "include" else shapely.contains
-    return [i for i, poly in enumerate(_regions(regions)) if bool(test(poly, pt))]
+    return [i for i, reg in enumerate(_regions(regions))
+            if (reg.covers(pt) if boundary == "include" else reg.holds_inside(pt))]
 
 
 def regions_crossed(path: Sequence[Sequence[float]], regions: Sequence[Sequence[Sequence[float]]]) -> list[int]:
@@ -122,7 +117,10 @@ def regions_crossed(path: Sequence[Sequence[float]], regions: Sequence[Sequence[
         if a == b:
             continue
         seg = LineString([(a[1], a[0]), (b[1], b[0])])
-        for r, poly in enumerate(polys):
+        for r, reg in enumerate(polys):
+            poly = reg.area
+            if poly.is_empty:
+                continue
             inter = seg.intersection(poly)
             for piece in getattr(inter, "geoms", [inter]):
                 if piece.is_empty or piece.geom_type != "LineString" or piece.length == 0.0:
@@ -142,6 +140,7 @@ def regions_crossed(path: Sequence[Sequence[float]], regions: Sequence[Sequence[
 def boundary_distance_m(lat: float, lon: float, polygon: Sequence[Sequence[float]]) -> float:
     """Distance in metres from (lat, lon) to the polygon's boundary (local frame at the point)."""
     frame = LocalFrame(check.lat(lat, "lat"), check.lon(lon, "lon"))
-    ring = region_polygon(polygon, "polygon").exterior.coords
-    xy = LineString([frame.to_xy(y, x) for x, y in ring])
+    ring = region_polygon(polygon, "polygon").edges
+    coords = list(ring.coords)
+    xy = LineString([frame.to_xy(y, x) for x, y in coords]) if len(coords) > 1 else Point(frame.to_xy(*coords[0][::-1]))
     return float(xy.distance(Point(0.0, 0.0)))

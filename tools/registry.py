@@ -14,7 +14,7 @@ from importlib.metadata import entry_points
 
 from langchain_core.tools import BaseTool
 
-BUILTIN_MODULES: tuple[str, ...] = ("tools.geodesy", "tools.timezone", "tools.gazetteer", "tools.projections", "tools.shapes", "tools.geometry", "tools.trajectory")
+BUILTIN_MODULES: tuple[str, ...] = ("tools.geodesy", "tools.timezone", "tools.gazetteer", "tools.projections", "tools.shapes", "tools.geometry", "tools.trajectory", "tools.graph")
 ENTRY_POINT_GROUP = "geogap.toolsets"
 
 ToolsetFactory = Callable[[], list[BaseTool]]

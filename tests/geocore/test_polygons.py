@@ -20,6 +20,7 @@ from geocore.polygons import (
     bounds,
     centroid,
     geodesic_area_perimeter,
+    planar_region,
     point_in_polygon,
     polygon_relation,
     rdp,
@@ -216,8 +217,6 @@ def test_point_in_polygon_rejects_bad_input() -> None:
     with pytest.raises(ValueError, match="boundary"):
         point_in_polygon(0.5, 0.5, SQUARE, boundary="on")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="polygon"):
-        point_in_polygon(0.5, 0.5, [(0, 0), (1, 1), (0, 1), (1, 0)])  # bow tie
-    with pytest.raises(ValueError, match="polygon"):
         point_in_polygon(0.5, 0.5, [(0, 0), (1, 1)])
     with pytest.raises(ValueError, match="lat"):
         point_in_polygon(91, 0.5, SQUARE)
@@ -308,3 +307,21 @@ def test_segments_agree_with_shapely(p1: tuple, p2: tuple, q1: tuple, q2: tuple)
 def test_invalid_input_names_the_argument(call: Callable[[], object], name: str) -> None:
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_point_in_polygon_reads_rings_that_are_not_simple_by_the_even_odd_rule() -> None:
+    bow_tie = [(0, 0), (1, 1), (0, 1), (1, 0)]  # two triangles meeting at (0.5, 0.5)
+    assert point_in_polygon(0.5, 0.2, bow_tie, boundary="exclude") and point_in_polygon(0.5, 0.8, bow_tie)
+    assert not point_in_polygon(0.2, 0.5, bow_tie) and not point_in_polygon(0.8, 0.5, bow_tie)
+    assert point_in_polygon(0.5, 0.5, bow_tie) and not point_in_polygon(0.5, 0.5, bow_tie, boundary="exclude")
+    # a pentagram: even-odd leaves the central pentagon out (non-zero winding would count it in)
+    star = [(math.sin(math.pi / 2 + k * 4 * math.pi / 5), math.cos(math.pi / 2 + k * 4 * math.pi / 5)) for k in range(5)]
+    assert not point_in_polygon(0.0, 0.0, star) and point_in_polygon(0.7, 0.0, star)
+    repeated = [(0, 0), (0, 0), (0, 1), (1, 1), (1, 1), (1, 0), (0, 0)]  # repeated vertices, closed
+    assert point_in_polygon(0.5, 0.5, repeated, boundary="exclude")
+    collinear = [(0, 0), (0, 1), (0, 2)]  # no area: only its edges hold points
+    assert point_in_polygon(0, 0.5, collinear) and not point_in_polygon(0, 0.5, collinear, boundary="exclude")
+    assert not point_in_polygon(0.1, 0.5, collinear)
+    region = planar_region(bow_tie)
+    assert region.repaired and region.area.area == pytest.approx(0.5)
+    assert not planar_region([(0, 0), (0, 1), (1, 1)]).repaired

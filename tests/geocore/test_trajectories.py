@@ -132,8 +132,7 @@ def test_regions_containing_boundary_convention() -> None:
     assert regions_containing(5.0, 5.0, SQ) == []
     with pytest.raises(ValueError, match="boundary"):
         regions_containing(0.5, 0.5, SQ, boundary="maybe")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"regions\[0\] is not a simple polygon"):
-        regions_containing(0, 0, [[(0, 0), (1, 1), (0, 1), (1, 0)]])
+    assert regions_containing(0.5, 0.2, [[(0, 0), (1, 1), (0, 1), (1, 0)]]) == [0]  # a bow tie: even-odd rule
 
 
 def test_regions_crossed_order_repeats_and_boundaries() -> None:

@@ -87,10 +87,30 @@ def test_bad_arguments_fail_validation(tools: dict, name: str, args: dict) -> No
     ("tools", "name", "args", "needle"),
     [
         (TRAJECTORY, "trajectory_stats", {"points": [[0, 0, 10], [0, 1, 5]]}, "earlier"),
-        (GEOMETRY, "point_in_polygon", {"lat": 0, "lon": 0, "polygon": [[0, 0], [1, 1], [0, 1], [1, 0]]}, "simple"),
         (TRAJECTORY, "predict_next_point", {"points": [[0, 0, 5], [0, 1, 5]]}, "different times"),
     ],
 )
 def test_geocore_errors_reach_the_agent_as_value_errors(tools: dict, name: str, args: dict, needle: str) -> None:
     with pytest.raises(ValueError, match=needle):
         tools[name].invoke(args)
+
+
+BOW_TIE = [[0, 0], [1, 1], [0, 1], [1, 0]]  # edges cross at (0.5, 0.5): two triangles, on the lon 0 and lon 1 sides
+PARCEL = [[31.0330, 116.9799], [31.0318, 116.9792], [31.0328, 116.9763], [31.0353, 116.9788], [31.0340, 116.9808],
+          [31.0330, 116.9799], [31.0330, 116.9799], [31.0330, 116.9799]]  # STBench point_region_3regions line 1
+
+
+def test_invalid_real_world_polygons_use_the_even_odd_rule_and_never_raise() -> None:
+    assert run(GEOMETRY, "point_in_polygon", lat=0.5, lon=0.2, polygon=BOW_TIE) == {"inside": True, "on_boundary": False}
+    assert run(GEOMETRY, "point_in_polygon", lat=0.2, lon=0.5, polygon=BOW_TIE) == {"inside": False, "on_boundary": False}
+    assert run(GEOMETRY, "point_in_polygon", lat=0.5, lon=0.5, polygon=BOW_TIE) == {"inside": True, "on_boundary": True}
+    flat = [[0, 0], [0, 1], [0, 2], [0, 1]]  # no area: only its edges hold points
+    assert run(GEOMETRY, "which_region", lat=0, lon=0.5, regions=[flat]) == {"regions": [1], "on_boundary_of": [1]}
+    assert run(GEOMETRY, "which_region", lat=0.5, lon=0.1, regions=[flat, BOW_TIE]) == {"regions": [2],
+                                                                                         "on_boundary_of": []}
+    assert run(GEOMETRY, "which_region", lat=31.0331, lon=116.9796, regions=[PARCEL]) == {"regions": [1],
+                                                                                           "on_boundary_of": []}
+    assert run(GEOMETRY, "regions_crossed_by_path", path=[[0.5, -1], [0.5, 2]], regions=[flat, BOW_TIE]) == {
+        "regions": [2]}
+    assert run(GEOMETRY, "regions_crossed_by_path", path=[[0.2, -1], [0.2, 2]], regions=[BOW_TIE]) == {"regions": [1]}
+    assert run(GEOMETRY, "regions_crossed_by_path", path=[[0.2, 0.4], [0.2, 0.6]], regions=[BOW_TIE]) == {"regions": []}

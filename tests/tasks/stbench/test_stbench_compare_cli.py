@@ -19,7 +19,6 @@ import pytest
 from evals.compare import main
 from evals.store import RunStore
 from tasks.registry import resolve_tasks
-from tasks.stbench.official import ENV_PATH
 
 DATA = Path(__file__).parent / "data"
 COMPASS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
@@ -73,12 +72,10 @@ def endpoint() -> Iterator[str]:
 
 def test_all_stbench_tasks_run_in_both_conditions(endpoint: str, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(ENV_PATH, str(DATA))
     monkeypatch.setenv("OPENAI_API_KEY", "not-a-key")
     run_dir = tmp_path / "run"
-    with pytest.warns(UserWarning, match="skipped"):
-        code = main(["--model", "openai-compatible/fake", "--base-url", endpoint, "--tasks", "stbench.*",
-                     "--limit", "1", "--max-connections", "4", "--output", str(run_dir)])
+    code = main(["--model", "openai-compatible/fake", "--base-url", endpoint, "--tasks", "stbench.*",
+                 "--dataset", str(DATA), "--limit", "1", "--max-connections", "4", "--output", str(run_dir)])
     assert code == 0
     results = list(RunStore(run_dir, create=False).results())
     tasks = resolve_tasks(["stbench.*"])
@@ -88,4 +85,16 @@ def test_all_stbench_tasks_run_in_both_conditions(endpoint: str, tmp_path: Path,
         tools = next(r for r in results if r.task == name and r.condition == "tools")
         assert tools.tool_calls == 1 and tools.score.correct
         assert [e.kind for e in tools.trace] == ["model_call", "tool_call", "model_call"]
-    assert (run_dir / "results.json").exists()
+    report = json.loads((run_dir / "results.json").read_text())["meta"]["load_reports"]["stbench.official"]
+    assert report["loaded"] == report["lines"] == 23 and report["skipped"] == 0
+
+
+def test_dataset_flags_are_checked_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--tasks", "stbench.official", "--condition", "intrinsic"]) == 2
+    assert "stbench.official needs --dataset PATH" in capsys.readouterr().err
+    assert main(["--tasks", "stbench.official", "--dataset", str(DATA), "--dataset-kind", "teleport"]) == 2
+    assert "unknown STBench kind" in capsys.readouterr().err
+    assert main(["--tasks", "stbench.direction", "--dataset", str(DATA)]) == 2
+    assert "none is in --tasks" in capsys.readouterr().err
+    assert main(["--list"]) == 0
+    assert "stbench.official reads --dataset PATH; --dataset-kind from: " in capsys.readouterr().out
