@@ -3,9 +3,12 @@
 The key is the SHA-256 of a canonical JSON document holding
 
 - ``format``: the key format version (bump it when the key changes);
-- ``model``: the identity of the model the caller was given, i.e. the ``provider/name`` string, the
-  endpoint for providers reached by URL (not for ``local/``, whose port changes every run) and the
-  generation settings sent with every call (temperature, max_tokens, seed, ...);
+- ``model``: the identity of the model the caller was given and of what actually answers: the
+  ``provider/name`` string, the generation settings sent with every call (temperature, max_tokens, seed, ...)
+  and what is served. For ``local/`` that is the sha256 of the GGUF file (verified when the server starts), the
+  llama-cpp-python version and the chat handler's hash; for a server reached by URL it is what the server says it
+  serves (its ``/v1/models`` entry, ``Server`` header and ``/version``, see :func:`agents.models.probe_served`),
+  so another model behind the same URL never gets old answers. A server that cannot tell gets no cache;
 - ``messages``: every message sent, with role, text, tool calls (name, arguments, id), tool-call ids, tool
   names and statuses;
 - ``tools``: the JSON schema of every tool offered (name, description, parameters), so editing a tool's
@@ -14,6 +17,11 @@ The key is the SHA-256 of a canonical JSON document holding
 API keys are never part of the key or of the stored value. The value is the reply message (text, tool calls,
 usage) as LangChain's message dict, so a hit returns an identical message without any network call. Only
 successful replies are stored.
+
+Expiry: a remote provider (``openai/``, ``anthropic/``, ``google/``, any base URL that is not loopback) can change
+the model behind a name without telling; its entries are used for :data:`REMOTE_MAX_AGE_DAYS` days after they
+were stored (as inspect_ai does by default), then called again. Entries of ``local/`` and loopback servers, whose
+key names the served model exactly, do not expire.
 """
 
 from __future__ import annotations
@@ -33,9 +41,11 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from agents.messages import to_dict
-from agents.secrets import redact
+from agents.models import is_loopback_url
+from agents.secrets import redact_json
 
-KEY_FORMAT = 1
+KEY_FORMAT = 2
+REMOTE_MAX_AGE_DAYS = 7.0
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS calls (
   key TEXT PRIMARY KEY, model TEXT NOT NULL, reply TEXT NOT NULL, created REAL NOT NULL,
@@ -54,6 +64,13 @@ def default_cache_path() -> Path:
 
 
 _SCHEMAS: dict[int, tuple[BaseTool, dict[str, Any]]] = {}
+
+
+def max_age_s(model: str, base_url: str | None) -> float | None:
+    """How long a cached reply of ``model`` at ``base_url`` stays valid (None: for ever), see the module doc."""
+    if model.startswith("local/") or (base_url and is_loopback_url(base_url)):
+        return None
+    return REMOTE_MAX_AGE_DAYS * 86400
 
 
 def tool_schemas(tools: Sequence[BaseTool]) -> list[dict[str, Any]]:
@@ -97,9 +114,10 @@ class CallCache:
     def close(self) -> None:
         self.db.close()
 
-    def get(self, key: str) -> AIMessage | None:
-        row = self.db.execute("SELECT reply FROM calls WHERE key = ?", (key,)).fetchone()
-        if row is None:
+    def get(self, key: str, max_age_s: float | None = None) -> AIMessage | None:
+        """The stored reply for ``key``, unless none is stored or it is older than ``max_age_s`` seconds."""
+        row = self.db.execute("SELECT reply, created FROM calls WHERE key = ?", (key,)).fetchone()
+        if row is None or (max_age_s is not None and row[1] < time.time() - max_age_s):
             return None
         with self.db:
             self.db.execute("UPDATE calls SET last_used = ?, hits = hits + 1 WHERE key = ?", (time.time(), key))
@@ -110,7 +128,7 @@ class CallCache:
         now = time.time()
         with self.db:
             self.db.execute("INSERT OR REPLACE INTO calls VALUES (?, ?, ?, ?, ?, 0)",
-                            (key, model, redact(json.dumps(messages_to_dict([reply]))), now, now))
+                            (key, model, redact_json(messages_to_dict([reply])), now, now))
 
     def summary(self) -> list[CacheSummary]:
         rows = self.db.execute("SELECT model, COUNT(*), SUM(hits), SUM(LENGTH(reply)), MAX(last_used) FROM calls "

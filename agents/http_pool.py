@@ -9,9 +9,81 @@ new pool only when every existing one is full, so a run with few connections use
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 
 import httpx
+
+DEFAULT_MAX_REPLY_BYTES = 4 * 1024 * 1024
+
+
+class ReplyTooLarge(Exception):
+    """A response body longer than the cap; reading stopped there (the rest was never read)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the reply exceeded {limit} bytes (--max-reply-bytes) and was cut off")
+        self.limit = limit
+
+
+class _CappedAsync(httpx.AsyncByteStream):
+    def __init__(self, inner: httpx.AsyncByteStream, limit: int) -> None:
+        self.inner, self.limit, self.seen = inner, limit, 0
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self.inner:
+            self.seen += len(chunk)
+            if self.seen > self.limit:
+                raise ReplyTooLarge(self.limit)
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class _CappedSync(httpx.SyncByteStream):
+    def __init__(self, inner: httpx.SyncByteStream, limit: int) -> None:
+        self.inner, self.limit, self.seen = inner, limit, 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self.inner:
+            self.seen += len(chunk)
+            if self.seen > self.limit:
+                raise ReplyTooLarge(self.limit)
+            yield chunk
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class CappedAsyncTransport(httpx.AsyncBaseTransport):
+    """Sends through ``inner`` and stops reading a response body after ``max_bytes`` (raises ReplyTooLarge)."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, max_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> None:
+        self.inner, self.max_bytes = inner, max_bytes
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        assert isinstance(response.stream, httpx.AsyncByteStream)
+        return httpx.Response(status_code=response.status_code, headers=response.headers,
+                              stream=_CappedAsync(response.stream, self.max_bytes), extensions=response.extensions)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class CappedTransport(httpx.BaseTransport):
+    """Sync twin of :class:`CappedAsyncTransport`."""
+
+    def __init__(self, inner: httpx.BaseTransport, max_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> None:
+        self.inner, self.max_bytes = inner, max_bytes
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        assert isinstance(response.stream, httpx.SyncByteStream)
+        return httpx.Response(status_code=response.status_code, headers=response.headers,
+                              stream=_CappedSync(response.stream, self.max_bytes), extensions=response.extensions)
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 class _Release(httpx.AsyncByteStream):

@@ -6,6 +6,11 @@ Retries: rate limits (HTTP 429), server errors (5xx, 408), timeouts, dropped con
 once. LangChain's own ``max_retries`` should be 0 so every attempt is ours and visible: the trace event of a
 call carries ``retries`` and ``retry_errors``.
 
+Limits: ``RetryPolicy.attempt_timeout_s`` bounds each attempt's total wall clock (HTTP read timeouts bound only
+the gap between two bytes, so a server that drips one byte a second would hold an attempt for ever); a timed-out
+attempt is retried. A reply body over the transport's byte cap (:class:`agents.http_pool.ReplyTooLarge`) is cut
+off and fails the call at once, recorded as ``reply_too_large`` in its trace event.
+
 Cache: with a :class:`~agents.call_cache.CallCache`, a call whose key is stored returns the stored reply
 without any network call and its trace event says ``cache_hit=True``.
 """
@@ -27,6 +32,7 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.call_cache import CallCache, cache_key
+from agents.http_pool import ReplyTooLarge
 from agents.secrets import redact
 from agents.trace import TraceEvent
 
@@ -39,9 +45,13 @@ class RetryPolicy(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     max_attempts: int = Field(default=6, ge=1, description="Attempts per call, the first included")
-    base_delay_s: float = Field(default=1.0, ge=0, description="Backoff before retry n is up to base·2^(n-1)")
-    max_delay_s: float = Field(default=60.0, ge=0, description="Cap of one backoff")
-    max_retry_after_s: float = Field(default=120.0, ge=0, description="Cap of an honoured Retry-After")
+    base_delay_s: float = Field(default=1.0, ge=0, allow_inf_nan=False,
+                                description="Backoff before retry n is up to base·2^(n-1)")
+    max_delay_s: float = Field(default=60.0, ge=0, allow_inf_nan=False, description="Cap of one backoff")
+    max_retry_after_s: float = Field(default=120.0, ge=0, allow_inf_nan=False,
+                                     description="Cap of an honoured Retry-After")
+    attempt_timeout_s: float | None = Field(default=None, gt=0, allow_inf_nan=False,
+                                            description="Wall-clock limit of one attempt (None: none)")
 
     def backoff(self, retry: int, rng: random.Random) -> float:
         """Full jitter: uniform in [0, min(cap, base·2^(retry-1))]."""
@@ -92,8 +102,19 @@ def retry_after(exc: BaseException) -> float | None:
         return None
 
 
+def _chain(exc: BaseException) -> list[BaseException]:
+    out: list[BaseException] = []
+    e: BaseException | None = exc
+    while e is not None and e not in out and len(out) < 16:
+        out.append(e)
+        e = e.__cause__ or e.__context__
+    return out
+
+
 def classify(exc: BaseException) -> Failure:
     """Decide whether a failed call is worth retrying (works across the OpenAI, Anthropic and Google SDKs)."""
+    if any(isinstance(e, ReplyTooLarge) for e in _chain(exc)):  # SDKs wrap it as a connection error
+        return Failure(False, "reply_too_large")
     names = _mro_names(exc)
     status = _status(exc)
     if isinstance(exc, TimeoutError) or any("Timeout" in n for n in names):
@@ -113,7 +134,8 @@ def classify(exc: BaseException) -> Failure:
 
 
 def describe(exc: BaseException) -> str:
-    text = f"{type(exc).__name__}: {exc}".strip()
+    too_large = next((e for e in _chain(exc) if isinstance(e, ReplyTooLarge)), None)
+    text = f"{type(exc).__name__}: {too_large or exc}".strip()
     return redact(text[:500])
 
 
@@ -147,31 +169,42 @@ class CallOutcome:
 class ModelCaller:
     """Calls a chat model (or a tool-bound runnable) with retries and an optional cache.
 
-    ``identity`` names the model for the cache key (provider/name, endpoint, generation settings); calls are
-    cached only when both ``cache`` and ``identity`` are given.
+    ``identity`` names the model for the cache key (provider/name, what is served, generation settings); calls
+    are cached only when both ``cache`` and ``identity`` are given; stored replies older than ``cache_max_age_s``
+    are not used.
     """
 
     def __init__(self, retry: RetryPolicy | None = None, cache: CallCache | None = None,
                  identity: Mapping[str, Any] | None = None, sleep: Sleep | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, cache_max_age_s: float | None = None) -> None:
         self.retry = retry or RetryPolicy()
+        self.cache_max_age_s = cache_max_age_s
         self.cache = cache if identity is not None else None
         self.identity = dict(identity or {})
         self.sleep = sleep or asyncio.sleep
         self.rng = rng or random.Random()
 
+    async def _attempt(self, runnable: Runnable[Any, Any], messages: Sequence[BaseMessage]) -> Any:
+        limit = self.retry.attempt_timeout_s
+        if limit is None:
+            return await runnable.ainvoke(list(messages))
+        try:
+            return await asyncio.wait_for(runnable.ainvoke(list(messages)), limit)
+        except TimeoutError:
+            raise TimeoutError(f"no complete reply within --call-timeout {limit:g} s") from None
+
     async def call(self, runnable: Runnable[Any, Any], messages: Sequence[BaseMessage],
                    tools: Sequence[BaseTool] = ()) -> CallOutcome:
         key = cache_key(self.identity, messages, tools) if self.cache is not None else None
         start = time.time()
-        if key is not None and self.cache is not None and (hit := self.cache.get(key)) is not None:
+        if key is not None and self.cache is not None and (hit := self.cache.get(key, self.cache_max_age_s)) is not None:
             return CallOutcome(hit, start, time.time() - start, cache_hit=True)
         errors: list[str] = []
         attempt = 0
         while True:
             attempt += 1
             try:
-                reply = await runnable.ainvoke(list(messages))
+                reply = await self._attempt(runnable, messages)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - classified below

@@ -5,26 +5,41 @@ Providers: ``local/<model>`` (the embedded llama.cpp server, started by the call
 OpenRouter), ``vllm/<hf-id>`` (a ``vllm serve`` the caller starts on a GPU with ``agents.vllm_server``, or a
 running vLLM server given by base URL). Keys come from the usual
 environment variables and are never stored.
+
+Keys go only where they belong: ``OPENAI_API_KEY`` is sent to the OpenAI API (``openai/`` without a base URL,
+or a base URL on ``api.openai.com``) and to no other server unless the user names the variable that holds the
+key for ``--base-url`` (``api_key_env``). A plain-``http`` base URL that is not loopback is flagged by
+:func:`insecure_url` (prompts and keys would cross the network unencrypted). Replies of OpenAI-compatible
+providers are capped at ``max_reply_bytes`` (:mod:`agents.http_pool`).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import ipaddress
 import json
 import os
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from langchain_core.language_models import BaseChatModel
 
-from agents.http_pool import ShardedAsyncTransport
+from agents.http_pool import (
+    DEFAULT_MAX_REPLY_BYTES,
+    CappedAsyncTransport,
+    CappedTransport,
+    ShardedAsyncTransport,
+)
 
 PROVIDERS: dict[str, str] = {
     "local": "embedded llama.cpp model (no key, no network)",
     "openai": "OpenAI API (OPENAI_API_KEY)",
     "anthropic": "Anthropic API (ANTHROPIC_API_KEY)",
     "google": "Google Gemini API (GOOGLE_API_KEY)",
-    "openai-compatible": "any OpenAI-compatible server, needs --base-url (OPENAI_API_KEY optional)",
+    "openai-compatible": "any OpenAI-compatible server, needs --base-url (key: --api-key-env NAME)",
     "vllm": "vLLM: starts vllm serve with tool calling on a GPU machine, or --base-url of a running server",
 }
 DEFAULT_MODEL = "local/qwen2.5-coder-1.5b"
@@ -32,6 +47,53 @@ DEFAULT_MODEL = "local/qwen2.5-coder-1.5b"
 # and reopen most connections of a run with more concurrent samples than that. Async clients use
 # agents.http_pool.ShardedAsyncTransport (pools of 16, as many as needed).
 POOL_LIMITS = httpx.Limits(max_connections=1000, max_keepalive_connections=100, keepalive_expiry=5.0)
+
+
+OPENAI_HOST = "api.openai.com"
+
+
+def _host(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def is_loopback_url(url: str) -> bool:
+    """Whether ``url`` names this machine (localhost, 127.0.0.0/8, ::1)."""
+    host = _host(url)
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def insecure_url(url: str | None) -> bool:
+    """A plain-http URL to another machine: prompts, answers and any key cross the network unencrypted."""
+    return bool(url) and urlsplit(str(url)).scheme.lower() == "http" and not is_loopback_url(str(url))
+
+
+class MissingKeyError(ValueError):
+    """``api_key_env`` names an environment variable that is not set."""
+
+
+def api_key_for(provider: str, base_url: str | None, api_key_env: str | None = None) -> str | None:
+    """The key to send: the variable named by ``api_key_env`` if given; else the provider's own key, for its own
+    API only (``OPENAI_API_KEY`` never goes to another base URL); None lets the SDK read its usual variable."""
+    if api_key_env:
+        value = os.environ.get(api_key_env)
+        if not value:
+            raise MissingKeyError(f"--api-key-env {api_key_env}: that environment variable is not set")
+        return value
+    if provider == "local":
+        return "local"
+    if provider in ("openai-compatible", "vllm"):
+        return "not-needed"
+    if provider == "openai" and base_url and _host(base_url) != OPENAI_HOST:
+        return "not-needed"
+    return None
 
 
 class UnknownProviderError(ValueError):
@@ -112,42 +174,91 @@ class AsyncLlamaCompatTransport(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
+def _split_non_object_calls(data: dict[str, Any]) -> dict[int, list[dict[str, Any]]]:
+    """Remove from each choice of a chat completion the tool calls whose arguments are valid JSON but not an
+    object; return them per choice index as invalid tool calls (LangChain would fail the whole reply)."""
+    from langchain_core.messages.tool import invalid_tool_call
+
+    bad: dict[int, list[dict[str, Any]]] = {}
+    for i, choice in enumerate(data.get("choices") or []):
+        message = choice.get("message") or {}
+        keep = []
+        for call in message.get("tool_calls") or []:
+            fn = call.get("function") or {}
+            try:
+                args = json.loads(fn.get("arguments") or "{}")
+            except (TypeError, ValueError):
+                keep.append(call)  # not JSON: LangChain records it as an invalid call itself
+                continue
+            if isinstance(args, dict):
+                keep.append(call)
+            else:
+                bad.setdefault(i, []).append(invalid_tool_call(
+                    name=fn.get("name"), args=fn.get("arguments"), id=call.get("id"),
+                    error=f"the arguments are a JSON {type(args).__name__}, not an object"))
+        if i in bad:
+            message["tool_calls"] = keep or None
+    return bad
+
+
+@functools.cache
+def _chat_openai_class() -> type[BaseChatModel]:
+    from langchain_openai import ChatOpenAI
+
+    class GeoChatOpenAI(ChatOpenAI):
+        """ChatOpenAI whose replies keep tool calls with non-object arguments as invalid calls (for the agent
+        to answer with a tool error) instead of failing the whole reply."""
+
+        def _create_chat_result(self, response: Any, generation_info: dict[str, Any] | None = None) -> Any:
+            data = response if isinstance(response, dict) else response.model_dump()
+            bad = _split_non_object_calls(data)
+            if not bad:
+                return super()._create_chat_result(response, generation_info)
+            result = super()._create_chat_result(data, generation_info)
+            for i, calls in bad.items():
+                result.generations[i].message.invalid_tool_calls.extend(calls)
+            return result
+
+    return GeoChatOpenAI
+
+
+def _http_clients(llama_like: bool, transport: httpx.BaseTransport | None,
+                  async_transport: httpx.AsyncBaseTransport | None, max_reply_bytes: int,
+                  timeout: float) -> dict[str, Any]:
+    """Sync and async httpx clients for ChatOpenAI: reply cap, llama.cpp request fixes where needed, pooling."""
+    sync: httpx.BaseTransport = transport or httpx.HTTPTransport(limits=POOL_LIMITS)
+    asyn: httpx.AsyncBaseTransport = async_transport or ShardedAsyncTransport()
+    if llama_like:
+        sync, asyn = LlamaCompatTransport(sync), AsyncLlamaCompatTransport(asyn)
+    return {"http_client": httpx.Client(transport=CappedTransport(sync, max_reply_bytes), timeout=timeout),
+            "http_async_client": httpx.AsyncClient(transport=CappedAsyncTransport(asyn, max_reply_bytes),
+                                                   timeout=timeout)}
+
+
 def create_chat_model(spec: str | ModelSpec, *, base_url: str | None = None, settings: GenerationSettings | None = None,
                       max_retries: int = 2, transport: httpx.BaseTransport | None = None,
-                      async_transport: httpx.AsyncBaseTransport | None = None, **extra: Any) -> BaseChatModel:
-    """A LangChain chat model for ``spec``. ``local`` needs ``base_url`` of a running embedded server."""
+                      async_transport: httpx.AsyncBaseTransport | None = None, api_key_env: str | None = None,
+                      max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES, **extra: Any) -> BaseChatModel:
+    """A LangChain chat model for ``spec``. ``local`` needs ``base_url`` of a running embedded server.
+
+    ``api_key_env`` names the environment variable holding the key for ``base_url`` (see :func:`api_key_for`);
+    ``max_reply_bytes`` caps each reply body of the OpenAI-compatible providers."""
     ms = parse_model(spec) if isinstance(spec, str) else spec
     s = settings or GenerationSettings()
     common: dict[str, Any] = {"temperature": s.temperature, "max_retries": max_retries, **extra}
-    if ms.provider in ("local", "openai-compatible", "vllm"):
-        if not base_url:
+    key = api_key_for(ms.provider, base_url, api_key_env)
+    if ms.provider in ("local", "openai-compatible", "vllm", "openai"):
+        if not base_url and ms.provider != "openai":
             hint = ("the embedded server is started by evals.compare" if ms.provider == "local"
                     else "pass --base-url http://host:port/v1")
             raise ValueError(f"{ms.provider}/ models need a base URL ({hint})")
-        from langchain_openai import ChatOpenAI
-
         llama_like = ms.provider in ("local", "openai-compatible")
-        return ChatOpenAI(
-            model=ms.name, base_url=base_url,
-            api_key=os.environ.get("OPENAI_API_KEY", "not-needed") if ms.provider != "local" else "local",
-            max_tokens=s.max_tokens, timeout=s.timeout_s, seed=s.seed,
-            http_client=httpx.Client(transport=LlamaCompatTransport(transport) if llama_like else transport,
-                                     timeout=s.timeout_s) if llama_like or transport else None,
-            http_async_client=httpx.AsyncClient(
-                transport=AsyncLlamaCompatTransport(async_transport) if llama_like
-                else async_transport or ShardedAsyncTransport(), timeout=s.timeout_s),
-            **common,
-        )
-    if ms.provider == "openai":
-        from langchain_openai import ChatOpenAI
-
-        clients: dict[str, Any] = {}
-        if transport:
-            clients["http_client"] = httpx.Client(transport=transport)
-        if async_transport:
-            clients["http_async_client"] = httpx.AsyncClient(transport=async_transport)
-        return ChatOpenAI(model=ms.name, base_url=base_url, max_tokens=s.max_tokens, timeout=s.timeout_s,
-                          seed=s.seed, **clients, **common)
+        keyed = {"api_key": key} if key is not None else {}
+        return _chat_openai_class()(
+            model=ms.name, base_url=base_url, max_tokens=s.max_tokens, timeout=s.timeout_s, seed=s.seed, **keyed,
+            **_http_clients(llama_like, transport, async_transport, max_reply_bytes, s.timeout_s), **common)
+    if key is not None:
+        common["api_key"] = key
     if ms.provider == "anthropic":
         try:
             from langchain_anthropic import ChatAnthropic
@@ -162,3 +273,33 @@ def create_chat_model(spec: str | ModelSpec, *, base_url: str | None = None, set
             raise ValueError("google/ models need langchain-google-genai: pip install -e '.[providers]'") from None
         return ChatGoogleGenerativeAI(model=ms.name, max_output_tokens=s.max_tokens, timeout=s.timeout_s, **common)
     raise UnknownProviderError(ms.provider)  # pragma: no cover - parse_model rejects it first
+
+
+def probe_served(base_url: str, model: str, api_key: str | None = None, timeout_s: float = 10.0) -> dict[str, Any]:
+    """What the server at ``base_url`` says it serves: the ``/models`` entry of ``model`` (or of every model it
+    lists, hashed when many), its ``Server`` header and, where it has one (vLLM), ``/version``. Raises OSError
+    (or an httpx error) when the server cannot tell."""
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    root = base_url.rstrip("/")
+    volatile = {"created", "permission", "object"}  # vLLM stamps "created" with the request time
+    with httpx.Client(timeout=timeout_s, headers=headers, transport=CappedTransport(httpx.HTTPTransport(),
+                                                                                     1024 * 1024)) as client:
+        r = client.get(root + "/models")
+        r.raise_for_status()
+        data = r.json().get("data")
+        if not isinstance(data, list):
+            raise OSError(f"{root}/models did not list models")
+        entries = [{k: v for k, v in m.items() if k not in volatile} for m in data if isinstance(m, dict)]
+        mine = [m for m in entries if m.get("id") == model] or entries
+        listed: Any = sorted(json.dumps(m, sort_keys=True) for m in mine)
+        if len(listed) > 8:
+            listed = "sha256:" + hashlib.sha256("\n".join(listed).encode()).hexdigest()
+        out: dict[str, Any] = {"models": listed, "server": r.headers.get("server")}
+        base = root[:-3] if root.endswith("/v1") else root
+        try:
+            v = client.get(base + "/version")
+            if v.status_code == 200 and isinstance(v.json(), dict):
+                out["version"] = v.json()
+        except (httpx.HTTPError, ValueError):
+            pass
+    return out

@@ -1,51 +1,133 @@
 """Keep API keys and authorisation headers out of everything we write (stores, traces, caches, logs, reports).
 
-:func:`redact` replaces the values of secret-looking environment variables (names ending in ``API_KEY``,
-``_TOKEN``, ``_SECRET``, ``_PASSWORD``; values of 8 characters or more) and well-known key shapes
-(``Bearer <token>``, ``sk-...``, Google ``AIza...`` keys, ``key=``/``api_key=`` URL parameters) with
-``[REDACTED]``. It is applied at every boundary where text is persisted.
+What is a secret: the values of secret-looking environment variables (names ending in ``API_KEY``, ``_TOKEN``,
+``_SECRET``, ``_PASSWORD``, ``_ACCESS_KEY``; values of 8 characters or more), well-known key shapes
+(``Bearer <token>``, ``sk-...``, Google ``AIza...`` keys) and credentials in URLs (``user:pass@host``, and the
+values of the ``key``, ``api_key``, ``apikey``, ``api-key``, ``token``, ``access_token`` and ``sig`` query
+parameters). Each is replaced by ``[REDACTED]``.
+
+Structured data is masked in its *values*, before serialization: :func:`redact_obj` walks dicts and lists and
+masks strings only (numbers, booleans and the JSON syntax are never touched), and :func:`redact_json` serializes
+a pydantic model or plain data that way (non-finite floats as ``null``, as pydantic does). :func:`redact` masks free text (error messages, rendered pages). Never
+apply :func:`redact` to serialized JSON: a mask inside a number or an escape sequence corrupts it.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import re
-from functools import lru_cache
+from collections.abc import Mapping
+from typing import Any
 
 MASK = "[REDACTED]"
-SECRET_NAME = re.compile(r"(API_KEY|APIKEY|_TOKEN|_SECRET|_PASSWORD|_ACCESS_KEY)$", re.IGNORECASE)
+SECRET_NAME = re.compile(rb"(API_KEY|APIKEY|_TOKEN|_SECRET|_PASSWORD|_ACCESS_KEY)$", re.IGNORECASE)
 MIN_SECRET_LEN = 8
+URL_PARAMS = ("key", "api_key", "apikey", "api-key", "token", "access_token", "sig")
 KEY_SHAPES = re.compile(
     r"(?<=Bearer )\s*(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{8,}"  # authorisation header values
     r"|\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}"  # OpenAI / Anthropic keys
     r"|\bAIza[0-9A-Za-z_-]{30,}"  # Google API keys
-    r"|(?<=[?&]key=)[^&\s\"']{8,}|(?<=[?&]api_key=)[^&\s\"']{8,}",  # keys in URLs
+    r"|(?<=://)[^/\s@:\"'\\]+:[^/\s@\"'\\]+(?=@)",  # user:password@host in URLs
     re.IGNORECASE,
 )
+URL_PARAM = re.compile(r"([?&;](?:" + "|".join(map(re.escape, URL_PARAMS)) + r")=)[^&#\s\"'\\]+", re.IGNORECASE)
+TRIGGERS = ("bearer", "sk-", "aiza", "://", *(p + "=" for p in URL_PARAMS))
 
-TRIGGERS = ("bearer", "sk-", "aiza", "key=")
+
+class _EnvSecrets:
+    """The secret values of the environment, recomputed only when the environment changed.
+
+    ``os.environ`` decodes every variable on each read; its raw bytes mapping does not, and a snapshot of its
+    items compares in one C-level pass, so an unchanged environment costs no regex and no decoding.
+    """
+
+    def __init__(self) -> None:
+        self.snapshot: dict[bytes, bytes] | None = None
+        self.values: tuple[str, ...] = ()
+        self.escaped: tuple[str, ...] = ()
+        self.pattern: re.Pattern[str] | None = None
+
+    def _raw(self) -> Mapping[Any, Any]:
+        return getattr(os.environ, "_data", os.environ)
+
+    def current(self) -> _EnvSecrets:
+        raw = self._raw()
+        if self.snapshot is None or raw != self.snapshot:
+            self.snapshot = dict(raw)
+            found: set[str] = set()
+            for k, v in self.snapshot.items():
+                name = k if isinstance(k, bytes) else str(k).encode()
+                if SECRET_NAME.search(name):
+                    value = v.decode(errors="surrogateescape") if isinstance(v, bytes) else str(v)
+                    if len(value) >= MIN_SECRET_LEN:
+                        found.add(value)
+            self.values = tuple(sorted(found, key=len, reverse=True))
+            self.escaped = tuple(json.dumps(v, ensure_ascii=False)[1:-1] for v in self.values)
+            self.pattern = re.compile("|".join(re.escape(v) for v in self.values)) if self.values else None
+        return self
+
+
+_ENV = _EnvSecrets()
 
 
 def secret_values() -> tuple[str, ...]:
     """Values of secret-looking environment variables now set (longest first)."""
-    names = [k for k in os.environ if SECRET_NAME.search(k)]  # values decoded only for secret-looking names
-    found = {v for k in names if len(v := os.environ.get(k, "")) >= MIN_SECRET_LEN}
-    return tuple(sorted(found, key=len, reverse=True))
+    return _ENV.current().values
 
 
-@lru_cache(maxsize=8)
-def _pattern(values: tuple[str, ...]) -> re.Pattern[str] | None:
-    return re.compile("|".join(re.escape(v) for v in values)) if values else None
+def _mask(text: str, env: _EnvSecrets) -> str:
+    if not text:
+        return text
+    if env.pattern is not None:
+        text = env.pattern.sub(MASK, text)
+    lowered = text.lower()
+    if any(t in lowered for t in TRIGGERS):  # the shape regexes are slow: run them only where one can match
+        text = KEY_SHAPES.sub(MASK, text)
+        text = URL_PARAM.sub(lambda m: m.group(1) + MASK, text)
+    return text
 
 
 def redact(text: str) -> str:
-    """``text`` with every known secret and key-shaped token replaced by ``[REDACTED]``."""
-    if not text:
-        return text
-    pattern = _pattern(secret_values())
-    if pattern is not None:
-        text = pattern.sub(MASK, text)
-    lowered = text.lower()
-    if any(t in lowered for t in TRIGGERS):  # the shape regex is slow: run it only where a shape can match
-        text = KEY_SHAPES.sub(MASK, text)
-    return text
+    """``text`` with every known secret, key-shaped token and URL credential replaced by ``[REDACTED]``."""
+    return _mask(text, _ENV.current())
+
+
+def _walk(obj: Any, env: _EnvSecrets, for_json: bool = False) -> Any:
+    if isinstance(obj, str):
+        return _mask(obj, env)
+    if isinstance(obj, Mapping):
+        return {(_mask(k, env) if isinstance(k, str) else k): _walk(v, env, for_json) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_walk(v, env, for_json) for v in obj]
+    if for_json and isinstance(obj, float) and not math.isfinite(obj):
+        return None  # as pydantic writes them: JSON has no NaN or infinity
+    return obj
+
+
+def redact_obj(obj: Any) -> Any:
+    """A copy of ``obj`` (dicts, lists, tuples, scalars) with secrets masked inside its strings only."""
+    return _walk(obj, _ENV.current())
+
+
+def _may_hold_secret(serialized: str, env: _EnvSecrets) -> bool:
+    """Whether some string in the data serialized as ``serialized`` could hold a secret (cheap, conservative)."""
+    if any(v in serialized for v in env.values) or any(e in serialized for e in env.escaped):
+        return True
+    lowered = serialized.lower()
+    return any(t in lowered for t in TRIGGERS)
+
+
+def redact_json(obj: Any, *, indent: int | None = None, **dump: Any) -> str:
+    """``obj`` (a pydantic model, with ``dump`` passed to its ``model_dump``, or plain JSON data) as JSON text
+    with secrets masked in its string values; always valid JSON that reads back to the same structure."""
+    env = _ENV.current()
+    if hasattr(obj, "model_dump_json"):
+        text: str = obj.model_dump_json(indent=indent, **dump)
+        if not _may_hold_secret(text, env):
+            return text
+        data = obj.model_dump(mode="json", **dump)
+    else:
+        data = obj
+    return json.dumps(_walk(data, env, for_json=True), indent=indent, ensure_ascii=False, allow_nan=False)

@@ -1,7 +1,9 @@
 """The tools condition's agent: a small LangGraph loop of model calls and tool calls.
 
-Guards: an explicit step limit (model calls), a cap on tool calls per sample, tool errors returned to the
-model as ``ToolMessage(status="error")`` (``ToolNode(handle_tool_errors=True)``), and repeated identical calls
+Guards: an explicit step limit (``max_steps`` model calls in all, the last one, which asks for the answer when a
+limit stops the loop, included), a cap on tool calls per sample, tool errors and tool calls whose arguments are
+not a JSON object returned to the model as ``ToolMessage(status="error")``
+(``ToolNode(handle_tool_errors=True)``), and repeated identical calls
 not executed again: the model gets the earlier result back and, if a whole round is repeats, one last call to
 answer. ``recursion_limit`` is set from the step limit as a backstop. An optional token budget per sample
 (input + output tokens over all model calls) stops the loop without a further call. Model calls go through a
@@ -38,7 +40,7 @@ FINALIZE_PROMPT = (
 class AgentLimits(BaseModel):
     """Per-sample limits of the tool agent."""
 
-    max_steps: int = Field(default=6, ge=1, description="Model calls before the agent must answer")
+    max_steps: int = Field(default=6, ge=1, description="Model calls per sample, the final-answer call included")
     max_tool_calls: int = Field(default=8, ge=0, description="Tool calls executed per sample")
     max_tokens: int | None = Field(default=None, ge=1, description="Input + output tokens per sample (None: no cap)")
 
@@ -107,7 +109,7 @@ class ToolAgent:
         if calls:
             if self.limits.max_tokens is not None and update["tokens"] >= self.limits.max_tokens:
                 update["stop"] = "token_limit"
-            elif update["steps"] >= self.limits.max_steps:
+            elif update["steps"] + 1 >= self.limits.max_steps:  # one call left: it must be the answer
                 update["stop"] = "step_limit"
             elif state.get("tool_calls", 0) + calls > self.limits.max_tool_calls:
                 update["stop"] = "tool_call_limit"
@@ -122,7 +124,8 @@ class ToolAgent:
         events: list[TraceEvent] = []
         repeats = 0
         for bad in last.invalid_tool_calls:
-            msg = f"Error: the arguments of {bad.get('name')!r} were not valid JSON: {bad.get('error') or bad.get('args')}"
+            msg = (f"Error: {bad.get('name')!r} was not called: its arguments must be one JSON object "
+                   f"({bad.get('error') or 'not valid JSON'}): {bad.get('args')}")
             out.append(ToolMessage(msg, tool_call_id=bad.get("id") or "invalid", name=bad.get("name") or "", status="error"))
             events.append(TraceEvent(kind="tool_call", parent_id=parent, tool=bad.get("name"), tool_call_id=bad.get("id"),
                                      args={"raw": bad.get("args")}, status="error", error=msg))
@@ -174,7 +177,7 @@ class ToolAgent:
 
     def _after_agent(self, state: _State) -> str:
         last = state["messages"][-1]
-        if state.get("stop") == "token_limit":
+        if state.get("stop") == "token_limit" or state.get("steps", 0) >= self.limits.max_steps:
             return END
         if state.get("stop"):
             return "finalize"

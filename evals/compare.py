@@ -21,6 +21,9 @@ import argparse
 import asyncio
 import dataclasses
 import hashlib
+import math
+import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -31,6 +34,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+import httpx
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -41,15 +45,19 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from agents.call_cache import CallCache
+from agents.call_cache import CallCache, max_age_s
+from agents.http_pool import DEFAULT_MAX_REPLY_BYTES
 from agents.model_call import ModelCaller
 from agents.models import (
     DEFAULT_MODEL,
     PROVIDERS,
     GenerationSettings,
     UnknownProviderError,
+    api_key_for,
     create_chat_model,
+    insecure_url,
     parse_model,
+    probe_served,
 )
 from agents.secrets import redact
 from evals.analysis import overall
@@ -76,9 +84,10 @@ OPTIONS: dict[str, tuple[Any, type]] = {
     "limit": (None, int), "size": (None, str), "split": ("test", str), "seed": (42, int), "epochs": (1, int), "base_url": (None, str),
     "temperature": (0.0, float), "max_tokens": (512, int), "max_steps": (6, int), "max_tool_calls": (8, int),
     "max_sample_tokens": (None, int), "sample_timeout": (600.0, float), "call_timeout": (300.0, float), "max_connections": (None, int),
-    "max_attempts": (6, int), "retry_delay": (1.0, float), "output": (None, Path), "resume": (None, Path), "cache": (None, bool),
+    "max_attempts": (6, int), "retry_delay": (1.0, float), "output": (None, str), "resume": (None, Path), "cache": (None, bool),
     "prices": (None, Path), "baseline": (None, Path), "export": ("jsonl,csv", str),
     "executor": ("local", str), "ray_address": (None, str), "ray_workers": (None, int), "tool_call_parser": (None, str),
+    "max_reply_bytes": (DEFAULT_MAX_REPLY_BYTES, int), "api_key_env": (None, str),
     "dataset": (None, str), "dataset_kind": (None, str),
 }
 EXECUTORS = ("local", "ray")
@@ -121,13 +130,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-tool-calls", type=int, help="tool calls per sample (default 8)")
     p.add_argument("--max-sample-tokens", type=int, help="input+output tokens per sample (default: no cap)")
     p.add_argument("--sample-timeout", type=float, help="wall-clock seconds per sample (default 600)")
+    p.add_argument("--max-reply-bytes", type=int, help="cap of one model reply body in bytes; a longer reply fails "
+                   f"its call, recorded in the trace (default {DEFAULT_MAX_REPLY_BYTES})")
+    p.add_argument("--api-key-env", metavar="NAME", help="environment variable holding the key sent to --base-url "
+                   "(OPENAI_API_KEY is sent only to the OpenAI API unless named here)")
     p.add_argument("--call-timeout", type=float, help="seconds per model-call attempt; a timeout is retried "
                    "(default 300)")
     p.add_argument("--max-connections", type=int, help="concurrent samples (default 1 local, 8 remote)")
     p.add_argument("--max-attempts", type=int, help="attempts per model call on 429/5xx/timeouts (default 6)")
     p.add_argument("--retry-delay", type=float, help="base backoff in seconds: retry n waits up to base·2^(n-1), "
                    "or what Retry-After asks (default 1)")
-    p.add_argument("--output", type=Path, help="run directory (default runs/<time>-<model>)")
+    p.add_argument("--output", help="run directory (default runs/<time>-<model>)")
     p.add_argument("--resume", type=Path, help="resume the run in this directory (its stored spec is used)")
     cache = p.add_mutually_exclusive_group()
     cache.add_argument("--no-cache", dest="cache", action="store_false", default=None,
@@ -151,7 +164,7 @@ def load_config(path: Path) -> dict[str, Any]:
     """Options from a TOML file; unknown keys and wrong types are usage errors."""
     try:
         data = tomllib.loads(Path(path).read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UsageError(f"cannot read config {path}: {exc}") from None
     out: dict[str, Any] = {}
     for raw_key, value in data.items():
@@ -232,8 +245,69 @@ def fail(message: str, code: int) -> int:
     return code
 
 
+MAX_SIZE = 100_000  # items per task: 20 times the largest paper size; generation holds them all in memory
+FLOAT_OPTIONS = ("temperature", "sample_timeout", "call_timeout", "retry_delay")
+
+
+def check_values(opts: dict[str, Any]) -> None:
+    """Checks every run needs, resumed or not: finite numbers, a named output, tasks, a key variable that is set."""
+    for key in FLOAT_OPTIONS:
+        value = opts.get(key)
+        if value is not None and not math.isfinite(value):
+            raise UsageError(f"--{key.replace('_', '-')} must be a finite number, got {value}")
+    if opts.get("output") is not None and not str(opts["output"]).strip():
+        raise UsageError("--output must name a directory")
+    if opts.get("tasks") is not None and not [t for t in str(opts["tasks"]).split(",") if t.strip()]:
+        raise UsageError(f"--tasks names no task ({opts['tasks']!r}); e.g. --tasks 'gpsbench.*'")
+    if opts.get("max_reply_bytes") is not None and opts["max_reply_bytes"] < 1024:
+        raise UsageError("--max-reply-bytes must be >= 1024")
+    if opts.get("api_key_env") and not os.environ.get(opts["api_key_env"]):
+        raise UsageError(f"--api-key-env {opts['api_key_env']}: that environment variable is not set")
+    for key in ("output", "resume"):
+        if opts.get(key) is not None:
+            _check_run_dir(f"--{key}", Path(opts[key]))
+
+
+def _check_run_dir(flag: str, run_dir: Path) -> None:
+    """A run directory that can be created and written, whose existing store (if any) can be read."""
+    from evals.store import SCHEMA
+
+    existing = run_dir
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"{flag} {run_dir}: {existing} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"{flag} {run_dir}: cannot write in {existing} (permission denied)")
+    path = run_dir / "run.sqlite"
+    if not path.is_file():
+        return
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            fresh = sqlite3.connect(":memory:")
+            fresh.executescript(SCHEMA)
+            for table in ("run", "samples", "results", "events"):
+                want = [r[1] for r in fresh.execute(f"PRAGMA table_info({table})")]
+                have = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+                if have and have != want:
+                    raise ValueError(f"table {table} has columns {', '.join(have)}")
+            row = db.execute("SELECT spec FROM run LIMIT 1").fetchone()
+            if row is not None:
+                RunSpec.model_validate_json(row[0])
+            row = db.execute("SELECT record FROM results LIMIT 1").fetchone()
+            if row is not None:
+                SampleResult.model_validate_json(row[0])
+        finally:
+            db.close()
+    except (sqlite3.Error, ValueError) as exc:
+        reason = str(exc).splitlines()[0][:200]
+        raise UsageError(f"{flag} {run_dir}: its run store cannot be read ({reason}): corrupt, or written by an "
+                         "incompatible version of geogap; use another directory") from None
+
+
 def parse_size(value: str | None) -> int | str | None:
-    """``--size``: None, ``"paper"`` or an integer >= 10."""
+    """``--size``: None, ``"paper"`` or an integer in [10, MAX_SIZE]."""
     if value is None or str(value) == "paper":
         return value
     try:
@@ -242,6 +316,8 @@ def parse_size(value: str | None) -> int | str | None:
         raise UsageError(f"--size must be a number or 'paper', got {value!r}") from None
     if n < 10:
         raise UsageError("--size must be >= 10 (the 60/10/30 split needs items in every split)")
+    if n > MAX_SIZE:
+        raise UsageError(f"--size must be <= {MAX_SIZE:,} (the largest paper size is 5,000); got {n:,}")
     return n
 
 
@@ -357,6 +433,7 @@ def resumed_spec(stored: RunSpec, opts: dict[str, Any], given: set[str]) -> RunS
     update: dict[str, Any] = {"versions": _versions(), "git_revision": _git_revision()}
     for opt, field in (("max_connections", "max_connections"), ("max_attempts", "max_attempts"),
                        ("base_url", "base_url"), ("call_timeout", "call_timeout_s"),
+                       ("max_reply_bytes", "max_reply_bytes"), ("api_key_env", "api_key_env"),
                        ("retry_delay", "retry_base_delay_s")):
         if opt in given:
             update[field] = opts[opt]
@@ -378,20 +455,45 @@ def dataset_hash(samples: list[Sample]) -> str:
     return h.hexdigest()[:16]
 
 
-def cache_identity(spec: RunSpec, base_url: str | None, epoch: int, served: str | None = None) -> dict[str, Any]:
-    """What names the model in the cache key: provider/name, endpoint (not for local/, nor for a server this run
-    started, named by ``served`` instead, since its port changes every run), settings, the embedded server's chat
-    handler version for local/."""
+def cache_identity(spec: RunSpec, base_url: str | None, epoch: int,
+                   served: str | dict[str, Any] | None = None) -> dict[str, Any]:
+    """What names the model in the cache key (see :mod:`agents.call_cache`): provider/name, settings, and what
+    answers: for local/ the GGUF's sha256 (verified when the server starts), the llama-cpp-python version and the
+    chat handler's hash; otherwise ``served`` (what the server says it serves, :func:`served_identity`) and the
+    endpoint, unless this run started the server (its port changes every run)."""
     ident: dict[str, Any] = {"model": spec.model, "temperature": spec.temperature, "max_tokens": spec.max_tokens,
                              "seed": spec.seed + epoch}
     if spec.model.startswith("local/"):
+        from agents.local_model import MODELS
+
         handler = Path(__file__).resolve().parent.parent / "agents" / "llama_server.py"
         ident["handler"] = hashlib.sha256(handler.read_bytes()).hexdigest()[:16] if handler.exists() else None
-    elif served:
-        ident["served"] = served
-    else:
+        info = MODELS.get(parse_model(spec.model).name)
+        ident["gguf_sha256"] = info.sha256 if info else None
+        ident["llama_cpp"] = spec.versions.get("llama-cpp-python")
+        return ident
+    started_here = isinstance(served, str) or (isinstance(served, dict) and served.get("launch"))
+    if not started_here:
         ident["endpoint"] = redact(base_url) if base_url else None
+    if served:
+        ident["served"] = served
     return ident
+
+
+def served_identity(spec: RunSpec, base_url: str | None,
+                    launch: str | None = None) -> tuple[str | dict[str, Any] | None, str | None]:
+    """What the endpoint says it serves (``/models`` entry, server, version) for the cache key, and None; or
+    (None, why) when a server reached by URL cannot tell, in which case the run must not use the cache."""
+    provider = parse_model(spec.model).provider
+    if provider in ("local", "anthropic", "google") or not base_url:
+        return launch, None
+    try:
+        info = probe_served(base_url, parse_model(spec.model).name,
+                            api_key_for(provider, base_url, spec.api_key_env), timeout_s=5.0)
+    except (httpx.HTTPError, OSError, ValueError) as exc:
+        return None, (f"cannot tell which model {redact(base_url)} serves (GET /models: {type(exc).__name__}: "
+                      f"{redact(str(exc))[:200]}); the model-call cache is off for this run")
+    return ({"launch": launch, **info} if launch else info), None
 
 
 class Prepared:
@@ -405,6 +507,7 @@ class Prepared:
 
 def prepare(opts: dict[str, Any], given: set[str]) -> Prepared:
     """Validate everything that can be validated before a model is started; raises UsageError."""
+    check_values(opts)
     try:
         prices = PriceTable.load(opts["prices"])
         formats = parse_formats(opts["export"])
@@ -472,7 +575,7 @@ class SpecEndpointFactory:
     spec: RunSpec
     base_url: str | None
     cache_path: Path | None = None
-    served: str | None = None
+    served: str | dict[str, Any] | None = None
     _cache: CallCache | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -492,11 +595,14 @@ class SpecEndpointFactory:
         spec = self.spec
         settings = GenerationSettings(temperature=spec.temperature, max_tokens=spec.max_tokens,
                                       timeout_s=min(spec.call_timeout_s, spec.sample_timeout_s), seed=spec.seed + epoch)
-        model = create_chat_model(spec.model, base_url=self.base_url or "http://unused.invalid/v1", settings=settings,
-                                  max_retries=0)
+        remote_api = parse_model(spec.model).provider in ("openai", "anthropic", "google")
+        model = create_chat_model(spec.model, base_url=self.base_url or (None if remote_api else "http://unused.invalid/v1"),
+                                  settings=settings, max_retries=0, api_key_env=spec.api_key_env,
+                                  max_reply_bytes=spec.max_reply_bytes)
         cache = self.cache()
         caller = ModelCaller(retry_policy(spec), cache=cache,
-                             identity=cache_identity(spec, self.base_url, epoch, self.served) if cache else None)
+                             identity=cache_identity(spec, self.base_url, epoch, self.served) if cache else None,
+                             cache_max_age_s=max_age_s(spec.model, self.base_url))
         return Endpoint(model, caller)
 
 
@@ -506,6 +612,21 @@ def endpoint_factory(spec: RunSpec, base_url: str | None, cache: CallCache | Non
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The CLI. Ctrl-C before the run starts and a store or disk that cannot be written end with one line."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return fail("interrupted before the run started; nothing was run", 130)
+    except sqlite3.Error as exc:
+        return fail(f"cannot read or write a run store or the model-call cache: {exc}; completed samples are "
+                    "stored: fix the cause, then --resume the run directory", 1)
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""
+        return fail(f"{exc.strerror or exc}{where}; completed samples are stored: fix the cause, then --resume "
+                    "the run directory", 1)
+
+
+def _main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     console = Console(stderr=True)
     out = Console() if sys.stdout.isatty() else Console(width=200)  # files and pipes get the full table
@@ -525,6 +646,9 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         return fail(str(exc), 2)
     spec, store, run_dir = run.spec, run.store, run.run_dir
+    if insecure_url(spec.base_url):
+        console.print(f"warning: {redact(str(spec.base_url))} is plain http to another machine: prompts and answers "
+                      "(and any key) cross the network unencrypted")
     conditions = [get_condition(c) for c in spec.conditions]
     todo = pending_count(store, run.work, conditions, spec.epochs)
     total = len(run.work) * len(conditions) * spec.epochs
@@ -561,6 +685,11 @@ def main(argv: list[str] | None = None) -> int:
             except (LocalModelUnavailable, ModelIntegrityError, ValueError) as exc:
                 return fail(str(exc), 1)
             base_url = server.base_url
+        if todo and cache is not None and not spec.model.startswith("local/"):
+            served, why_not = served_identity(spec, base_url, served)
+            if why_not:
+                console.print(f"warning: {why_not}")
+                cache = None
         if todo:
             factory = SpecEndpointFactory(spec, base_url, cache.path if cache is not None else None, served, cache)
             rc = _run(run, conditions, factory, todo, console, opts)

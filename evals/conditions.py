@@ -4,6 +4,9 @@
 Built in:
 
 - ``intrinsic``: the model answers alone in one call.
+- ``note-only``: like ``intrinsic`` (one call, no tools) but with the tools condition's system note
+  (:data:`TOOLS_NOTE`), so the gap between ``intrinsic`` and ``tools`` splits into the note's effect
+  (``note-only`` − ``intrinsic``) and the tools' (``tools`` − ``note-only``).
 - ``tools``: the LangGraph agent with the task's own tool sets (see :class:`ToolsCondition` for why not all).
 - ``tools[all]``: the agent with every registered tool set.
 - ``tools[a,b]``: the agent with exactly these tool sets (ablations).
@@ -104,6 +107,15 @@ def with_tools_note(messages: tuple[Message, ...]) -> list[Message]:
     return out
 
 
+class NoteOnlyCondition(BaseCondition):
+    """The model answers alone in one call, its prompt carrying the tools condition's note (no tools offered)."""
+
+    name = "note-only"
+
+    async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
+        return await answer_intrinsic(ctx.model, with_tools_note(sample.messages), ctx.caller)
+
+
 ALL_TOOLSETS = "all"
 
 
@@ -190,6 +202,7 @@ class VariantCondition(BaseCondition):
 ConditionFactory = Callable[[str], Condition]
 _REGISTRY: dict[str, ConditionFactory] = {
     "intrinsic": lambda _: IntrinsicCondition(),
+    "note-only": lambda _: NoteOnlyCondition(),
     "tools": lambda _: ToolsCondition(),
     "inject-tz": lambda name: VariantCondition(name, "inject_tz"),
     "replace-city": lambda name: VariantCondition(name, "replace_city"),

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from agents.secrets import redact
+from agents.secrets import redact, redact_json
 from evals.records import SampleResult
 from evals.store import RunStore
 
@@ -53,7 +53,7 @@ def _redacted(row: dict[str, Any]) -> dict[str, Any]:
 def write_jsonl(results: Iterable[SampleResult], path: Path) -> Path:
     with open(path, "w") as f:
         for r in results:
-            f.write(redact(r.model_dump_json()) + "\n")
+            f.write(redact_json(r) + "\n")
     return path
 
 

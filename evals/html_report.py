@@ -11,7 +11,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from agents.secrets import redact
+from agents.secrets import redact_obj
 
 CSS = """
 body{font:14px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;color:#222;max-width:1200px}
@@ -197,5 +197,5 @@ def render(report: dict[str, Any]) -> str:
 
 
 def write_html(path: Path, report: dict[str, Any]) -> Path:
-    Path(path).write_text(redact(render(report)))
+    Path(path).write_text(render(redact_obj(report)))
     return Path(path)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from agents.secrets import redact
+from agents.secrets import redact_json
 from evals.analysis import (
     ALL_TASKS,
     BASELINE_CONDITION,
@@ -106,7 +105,7 @@ def write_results_json(path: Path, comparisons: list[TaskComparison] | dict[str,
     """Write ``results.json`` from a :func:`build_report` dict (or, as before, comparisons and meta)."""
     data = comparisons if isinstance(comparisons, dict) else {
         "meta": meta or {}, "tasks": [c.model_dump() for c in comparisons]}
-    Path(path).write_text(redact(json.dumps(_clean(data), indent=2)))
+    Path(path).write_text(redact_json(_clean(data), indent=2))
     return Path(path)
 
 

@@ -46,7 +46,8 @@ EndpointFactory = Callable[[int], "Endpoint | BaseChatModel"]
 
 
 def retry_policy(spec: RunSpec) -> RetryPolicy:
-    return RetryPolicy(max_attempts=spec.max_attempts, base_delay_s=spec.retry_base_delay_s)
+    return RetryPolicy(max_attempts=spec.max_attempts, base_delay_s=spec.retry_base_delay_s,
+                       attempt_timeout_s=spec.call_timeout_s)
 
 
 def limits_of(spec: RunSpec) -> AgentLimits:

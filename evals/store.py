@@ -4,7 +4,8 @@ Tables: ``run`` (the spec: full config, package versions, git revision, dataset 
 asked), ``results`` (one row per sample, condition and epoch: the full record as JSON plus columns for
 queries) and ``events`` (trace events in order). Every result is committed in its own transaction as soon as
 it is known, so killing the process at any moment loses no completed sample. Everything written passes
-through :func:`agents.secrets.redact`: API keys and authorisation headers never reach the file.
+through :func:`agents.secrets.redact_json` (secrets masked in string values before serialization): API keys
+and authorisation headers never reach the file.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
-from agents.secrets import redact
+from agents.secrets import redact_json
 from evals.records import RunSpec, SampleResult
 from tasks.records import Sample
 
@@ -64,7 +65,7 @@ class RunStore:
         with self.db:
             self.db.execute("DELETE FROM run WHERE id != ?", (run_id,))
             self.db.execute("INSERT OR REPLACE INTO run VALUES (?, ?, ?)",
-                            (run_id, redact(spec.model_dump_json()), time.time()))
+                            (run_id, redact_json(spec), time.time()))
 
     def read_spec(self) -> tuple[str, RunSpec] | None:
         row = self.db.execute("SELECT id, spec FROM run LIMIT 1").fetchone()
@@ -74,7 +75,7 @@ class RunStore:
         with self.db:
             self.db.executemany(
                 "INSERT OR IGNORE INTO samples VALUES (?, ?, ?, ?)",
-                [(s.id, s.task, s.split, redact(s.model_dump_json())) for s in samples],
+                [(s.id, s.task, s.split, redact_json(s)) for s in samples],
             )
 
     def samples(self) -> dict[str, Sample]:
@@ -101,11 +102,11 @@ class RunStore:
                 (r.sample_id, r.condition, r.epoch, r.task, r.status,
                  None if score is None else int(score.correct), None if score is None else score.value,
                  None if score is None else int(score.parse_failed),
-                 redact(r.model_dump_json(exclude={"trace"})), time.time()),
+                 redact_json(r, exclude={"trace"}), time.time()),
             )
             self.db.executemany(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(r.sample_id, r.condition, r.epoch, i, e.kind, e.tool, e.status, redact(e.model_dump_json()))
+                [(r.sample_id, r.condition, r.epoch, i, e.kind, e.tool, e.status, redact_json(e))
                  for i, e in enumerate(r.trace)],
             )
 

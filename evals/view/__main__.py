@@ -26,6 +26,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        print(f"error: --port must be between 0 and 65535, got {args.port}", file=sys.stderr)
+        return 2
     paths = args.run_dirs or [Path("runs")]
     missing = [p for p in paths if not p.exists()]
     if missing:
@@ -36,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no run directory (holding run.sqlite) in {', '.join(map(str, paths))}", file=sys.stderr)
         return 2
     viewer = Viewer(run_dirs)
+    for run_dir, reason in viewer.broken.items():
+        print(f"warning: skipping {run_dir}: its run store cannot be read ({reason})", file=sys.stderr)
+    if not viewer.runs:
+        print("error: no readable run directory", file=sys.stderr)
+        return 2
     if args.export:
         index = export(viewer.runs, args.export, progress=lambda m: print(m, file=sys.stderr))
         print(index.resolve().as_uri())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sqlite3
 import threading
 import traceback
 from dataclasses import dataclass, field
@@ -51,7 +52,16 @@ class Viewer:
     """The runs being viewed and the routes over them."""
 
     def __init__(self, run_dirs: list[Path], wait_s: float = 2.0) -> None:
-        self.runs: dict[str, RunHandle] = make_handles(run_dirs)
+        self.runs: dict[str, RunHandle] = {}
+        self.broken: dict[Path, str] = {}
+        """Run directories left out because their store cannot be read, with the reason (one line each)."""
+        for rid, run in make_handles(run_dirs).items():
+            try:
+                run.spec()
+            except (sqlite3.Error, ValueError, OSError) as exc:  # corrupt, or written by an incompatible version
+                self.broken[run.dir] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
+            else:
+                self.runs[rid] = run
         self.link = ServerLinker()
         self.wait_s = wait_s
 
