@@ -18,6 +18,8 @@ from geocore.networks import (
     build_network,
     make_network_id,
     parse_network_id,
+    parse_roads,
+    shortest_route,
 )
 
 SPHERE = Geod(a=6_371_000.0, b=6_371_000.0)
@@ -154,3 +156,69 @@ def test_arrival_window_rejects_bad_speeds() -> None:
         net.arrival_windows(route, 0.0, 1.0, -1.0)
     with pytest.raises(ValueError, match="depart_time_s"):
         net.arrival_windows(route, math.nan, 1.0, 2.0)
+
+
+ROADS = "\n".join([  # navigation_with_weights_5.jsonl line 1 of the released STBench files
+    "Road 0: (location 0, location 4, 259.42 meters)", "Road 1: (location 0, location 1, 417.61 meters)",
+    "Road 2: (location 1, location 4, 674.17 meters)", "Road 3: (location 1, location 3, 590.34 meters)",
+    "Road 4: (location 1, location 2, 778.27 meters)", "Road 5: (location 2, location 3, 482.70 meters)",
+    "Road 6: (location 2, location 4, 524.79 meters)"])
+
+
+def brute_force(edges: list[tuple[int, int, int, float | None]], a: int, b: int) -> float:
+    """Shortest length over every simple path (independent of Dijkstra)."""
+    best = math.inf
+
+    def walk(u: int, seen: set[int], length: float) -> None:
+        nonlocal best
+        if u == b:
+            best = min(best, length)
+            return
+        for _, x, y, w in edges:
+            for p, q in ((x, y), (y, x)):
+                if p == u and q not in seen:
+                    walk(q, seen | {q}, length + (1.0 if w is None else w))
+
+    walk(a, {a}, 0.0)
+    return best
+
+
+def test_shortest_route_on_a_stated_road_graph() -> None:
+    edges = parse_roads(ROADS)
+    assert edges[0] == (0, 0, 4, 259.42) and len(edges) == 7
+    r = shortest_route(edges, 1, 2)
+    assert r.weighted and r.length == pytest.approx(778.27) and r.edges == (4,) and r.first_edges == (4,)
+    assert r.via_edge[2] == pytest.approx(674.17 + 524.79) and r.nodes == (1, 2)
+    plain = [(n, a, b, None) for n, a, b, _ in edges]
+    u = shortest_route(plain, 3, 4)  # 3-1-4 and 3-2-4 both take two roads: a tie
+    assert not u.weighted and u.length == 2 and u.first_edges == (3, 5)
+    assert isinstance(edges[0][3], float) and parse_roads("Road 2: (location 1, location 3)") == [(2, 1, 3, None)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.one_of(st.none(), st.integers(1, 50))),
+                min_size=1, max_size=12), st.booleans())
+def test_shortest_route_matches_brute_force(raw: list[tuple[int, int, int | None]], weighted: bool) -> None:
+    edges = [(i, a, b, (float(w or 7) if weighted else None)) for i, (a, b, w) in enumerate(raw) if a != b]
+    if not edges:
+        return
+    a, b = edges[0][1], edges[-1][2]
+    best = brute_force(edges, a, b)
+    if math.isinf(best):
+        with pytest.raises(ValueError, match="no road route"):
+            shortest_route(edges, a, b)
+        return
+    route = shortest_route(edges, a, b)
+    assert route.length == pytest.approx(best)
+    assert sum(1.0 if w is None else w for n, *_, w in edges if n in route.edges) == pytest.approx(best)
+
+
+def test_shortest_route_rejects_bad_graphs() -> None:
+    with pytest.raises(ValueError, match="every road has a length or none"):
+        shortest_route([(0, 0, 1, 5.0), (1, 1, 2, None)], 0, 2)
+    with pytest.raises(ValueError, match="start location 7"):
+        shortest_route([(0, 0, 1, 5.0)], 7, 1)
+    with pytest.raises(ValueError, match="no road route"):
+        shortest_route([(0, 0, 1, 5.0), (1, 2, 3, 1.0)], 0, 3)
+    with pytest.raises(ValueError, match="twice"):
+        shortest_route([(0, 0, 1, 5.0), (0, 1, 2, 1.0)], 0, 2)
