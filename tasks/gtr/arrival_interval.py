@@ -9,36 +9,21 @@ observation (the ``arrival_window`` tool's ``seen_from_s``/``seen_until_s``); th
 from __future__ import annotations
 
 import random
-import re
-from typing import Any
 
 from geocore.networks import CameraNetwork
 from tasks.gtr.common import GTRTask, Item, Option
-from tasks.gtr.parsing import FreeParser
+from tasks.gtr.parsing import FreeParser, by_interval
 from tasks.gtr.prompts import fmt_interval, fmt_speed, observation
 from tasks.gtr.routes import arrow, journey
 from tasks.gtr.scenes import mid, round_time
-from tasks.records import Sample
 from tasks.registry import register_task
 
 N_OPTIONS = 4
-_NUM_RE = re.compile(r"[-+]?\d+(?:\.\d+)?")
 
 
 def overlaps(a: tuple[float, float], b: tuple[float, float]) -> bool:
     """Whether two closed intervals share more than a point."""
     return min(a[1], b[1]) > max(a[0], b[0])
-
-
-def _free_interval(segment: str, sample: Sample) -> dict[str, Any] | None:
-    """An answer giving the interval itself (two numbers) picks the option with that interval (±0.05 s)."""
-    nums = [float(x) for x in _NUM_RE.findall(segment)]
-    if len(nums) < 2:
-        return None
-    for i, (s, e) in enumerate(sample.payload["option_intervals"]):
-        if abs(s - nums[0]) <= 0.05 and abs(e - nums[1]) <= 0.05:
-            return {"choice": i}
-    return None
 
 
 @register_task("gtr.arrival_interval")
@@ -95,4 +80,4 @@ class ArrivalIntervalTask(GTRTask):
         )
 
     def free_parser(self) -> FreeParser:
-        return _free_interval
+        return by_interval("option_intervals")

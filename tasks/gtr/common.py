@@ -8,15 +8,15 @@ from typing import Any, ClassVar
 
 from geocore.networks import KINDS, CameraNetwork, Kind
 from tasks.base import GeneratedTask, stable_seed
-from tasks.gtr.parsing import FreeParser, free_segments, parse_option
-from tasks.gtr.prompts import LETTERS, SYSTEM_PROMPT, segments_text, user_prompt
+from tasks.gtr.parsing import FreeParser, parse_forecast, parse_option
+from tasks.gtr.prompts import FORECAST_INSTRUCTION, LETTERS, MCQ_INSTRUCTION, SYSTEM_PROMPT, user_prompt
+from tasks.gtr.routes import arrow
 from tasks.gtr.scenes import TIERS, Tier, pick_network, tier_of
-from tasks.gtr.scoring import as_segments, score_forecast, score_mcq, st_iou
+from tasks.gtr.scoring import score_forecast, score_mcq
 from tasks.records import Message, Parsed, Sample, Score
 
-MAX_TRIES = 400
-MAX_DISTRACTOR_ST_IOU = 0.85
-"""A forecast distractor closer than this to the gold could be mistaken for it after rounding: dropped."""
+MAX_TRIES = 1500
+"""Tries per item to hit its (setting, tier) cell; indoor long trajectories are rare (about 1 build in 200)."""
 TRIES_PER_NETWORK = 8
 
 
@@ -29,9 +29,9 @@ class Option:
     kind: str = "gold"
 
 
-def segment_option(segs: list[tuple[str, tuple[float, float]]], kind: str) -> Option:
-    """An option that stands for camera segments: ``C482 [170.4, 178.5]; ...`` with ``[[cam, [t0, t1]], ...]``."""
-    return Option(segments_text(segs), [[c, list(iv)] for c, iv in segs], kind)
+def camera_option(cameras: list[str], kind: str) -> Option:
+    """A prediction-task option: camera ids only (``C482`` or ``C482 → C937``), never an interval."""
+    return Option(arrow(cameras), list(cameras), kind)
 
 
 @dataclass
@@ -54,6 +54,7 @@ class GTRTask(GeneratedTask):
     default_size = 60
     paper_size = 60  # 420 QAs over 7 tasks: 30 outdoor + 30 indoor each
     option_key: ClassVar[str] = "option_data"
+    instruction: ClassVar[str] = MCQ_INSTRUCTION
 
     def build(self, rng: random.Random, net: CameraNetwork) -> Item | None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -93,7 +94,7 @@ class GTRTask(GeneratedTask):
             task=self.name,
             split=split,
             messages=(Message(role="system", content=SYSTEM_PROMPT),
-                      Message(role="user", content=user_prompt(net, item.question, choices))),
+                      Message(role="user", content=user_prompt(net, item.question, choices, self.instruction))),
             target={"index": gold, "letter": LETTERS[gold], "answer": choices[gold], **item.target},
             choices=choices,
             payload={"network_id": net.id, self.option_key: [o.data for o in options],
@@ -113,41 +114,15 @@ class GTRTask(GeneratedTask):
 
 
 class ForecastTask(GTRTask):
-    """A GTR prediction task: options are (camera, interval) segments, scored by ST-IoU and MCQ accuracy."""
+    """A GTR prediction task in the paper's form: the options name cameras only; the model chooses one and
+    states the in-view interval(s) itself. ``Score.correct`` is the camera choice (MCQ accuracy) and
+    ``Score.value`` the ST-IoU (camera hit × temporal IoU); see :func:`tasks.gtr.scoring.score_forecast`."""
 
-    option_key = "option_segments"
+    option_key = "option_cameras"
+    instruction = FORECAST_INSTRUCTION
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """An option (letter, text, or camera ids that only one option lists) or free camera + interval
-        segments; the value always carries the predicted ``segments``."""
-        parsed = parse_option(text, sample, _free_forecast)
-        if parsed.ok and parsed.value.get("choice") is not None and "segments" not in parsed.value:
-            segs = sample.payload["option_segments"][parsed.value["choice"]]
-            return Parsed.success(text, {"choice": parsed.value["choice"], "segments": segs})
-        return parsed
+        return parse_forecast(text, sample)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
         return score_forecast(parsed, sample)
-
-
-def _free_forecast(segment: str, sample: Sample) -> dict[str, Any] | None:
-    segs = free_segments(segment)
-    if not segs:
-        return None
-    cams = [c for c, _ in segs]
-    options = [[s[0] for s in o] for o in sample.payload["option_segments"]]
-    if all(iv is None for _, iv in segs):
-        hits = [i for i, o in enumerate(options) if o == cams]
-        if len(hits) == 1:
-            return {"choice": hits[0]}
-    return {"choice": None, "segments": [[c, list(iv) if iv else None] for c, iv in segs]}
-
-
-def distinct_segments(gold: Option, pool: list[Option]) -> list[Option]:
-    """Forecast distractors with a new text and an ST-IoU against the gold of at most 0.85, first of each text."""
-    gold_segs = as_segments(gold.data)
-    out: dict[str, Option] = {}
-    for o in pool:
-        if o.text != gold.text and o.text not in out and st_iou(as_segments(o.data), gold_segs) <= MAX_DISTRACTOR_ST_IOU:
-            out[o.text] = o
-    return list(out.values())

@@ -3,9 +3,9 @@
 Two targets, each last seen at one camera, head for their own destinations by unique shortest routes at the
 speed of that observation. Both routes pass one junction camera at nearly the same time; the gold is that
 camera and the interval during which both are in its view (the intersection of their in-view intervals).
-No other camera sees them together. Distractors: the right camera with one target's interval only or the union
-of both, a camera only one of them passes (with its interval there), a camera of the other area and a
-non-existent camera. Scored by ST-IoU, with the MCQ accuracy beside it.
+No other camera sees them together. In the paper's form the options name cameras only: the gold, cameras only
+one of the targets passes, a camera of the other area and a non-existent camera; the model states the interval
+itself. Scored by ST-IoU, with the camera choice as MCQ accuracy.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from geocore.networks import CameraNetwork
-from tasks.gtr.common import ForecastTask, Item, Option, distinct_segments, segment_option
+from tasks.gtr.common import ForecastTask, Item, camera_option
 from tasks.gtr.prompts import fmt_speed, fmt_time
 from tasks.gtr.scenes import (
     BASE_SPEED_MPS,
@@ -27,11 +27,7 @@ from tasks.gtr.scenes import (
 )
 from tasks.registry import register_task
 
-N_OPTIONS = 5
-
-
-def _option(cam: str, iv: tuple[float, float], kind: str) -> Option:
-    return segment_option([(cam, iv)], kind)
+N_OPTIONS = 4
 
 
 def _route_through(rng: random.Random, net: CameraNetwork, m: str, avoid_first: str | None) -> list[str] | None:
@@ -83,23 +79,15 @@ class MultiTargetTask(ForecastTask):
         if set(meets) != {m} or meets[m][1] - meets[m][0] < 0.3:
             return None
         gold_iv = (round_time(meets[m][0]), round_time(meets[m][1]))
-        pool = [
-            _option(m, fa[m], "right_camera_one_target"),
-            _option(m, fb[m], "right_camera_one_target"),
-            _option(m, (min(fa[m][0], fb[m][0]), max(fa[m][1], fb[m][1])), "right_camera_union"),
-        ]
-        only = [(c, iv) for c, iv in [*fa.items(), *fb.items()] if c != m]
-        for c, iv in rng.sample(only, min(2, len(only))):
-            pool.append(_option(c, iv, "wrong_camera"))
-        pool.append(_option(rng.choice(net.area_cameras(2)), gold_iv, "other_area"))
-        pool.append(_option(phantom_camera(net, rng), gold_iv, "phantom"))
-        gold_opt = _option(m, gold_iv, "gold")
-        uniq = {o.text: o for o in distinct_segments(gold_opt, pool)}
-        right = [o for o in uniq.values() if o.kind.startswith("right_camera")]
-        wrong = [o for o in uniq.values() if not o.kind.startswith("right_camera")]
-        if len(right) < 2 or len(wrong) < 2:
+        only = sorted({c for c in [*fa, *fb] if c != m})
+        picks = [camera_option([c], "wrong_camera") for c in rng.sample(only, min(2, len(only)))]
+        fillers = [camera_option([rng.choice(net.area_cameras(2))], "other_area"),
+                   camera_option([phantom_camera(net, rng)], "phantom")]
+        need = N_OPTIONS - 1 - len(picks)
+        if need > len(fillers):
             return None
-        picks = rng.sample(right, 2) + rng.sample(wrong, N_OPTIONS - 3)
+        picks += rng.sample(fillers, need)
+        gold_opt = camera_option([m], "gold")
 
         def target_line(n: int, path: list[str], seen: tuple[float, float], v: float) -> str:
             return (f"Target {n}: last seen by {path[0]} from {fmt_time(seen[0])} s to {fmt_time(seen[1])} s, "
@@ -118,7 +106,7 @@ class MultiTargetTask(ForecastTask):
         return Item(
             question=question,
             options=[gold_opt, *picks],
-            target={"segments": gold_opt.data, "camera": m},
+            target={"segments": [[m, list(gold_iv)]], "cameras": [m]},
             payload={"targets": [
                 {"camera": pa[0], "seen": list(seen_a), "speed_mps": va, "destination": pa[-1]},
                 {"camera": pb[0], "seen": list(seen_b), "speed_mps": vb, "destination": pb[-1]},

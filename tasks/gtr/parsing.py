@@ -1,76 +1,49 @@
-"""GTR answer parsing: option letters (any number of options), exact option text, bare camera ids and free
-camera + interval answers.
+"""GTR answer parsing on the shared answer layer (:mod:`tasks.answers`): option letters (any number of options),
+option text, camera ids, intervals, and the prediction tasks' camera + interval answers.
 
-The released GTR-Bench scorer reads only A–D and gives 0 to an answer that repeats the option text; here a
-letter is taken whole-word at the start of the answer, option text is matched after normalising arrows,
-spaces and case, and camera ids pick the option that lists exactly those cameras.
+Policy (README "Scoring policy"): the answer is the FINAL ANSWER line (else the line a free reply commits to).
+An answer that names more than one option — two letters ("A or B", "A, B, C, D"), every option echoed, a letter
+whose cameras or interval are another option's, "C482 or C937" — is ``hedged`` and never credited. The released
+GTR-Bench scorer reads only A–D and gives 0 to an answer that repeats the option text; here any letter of the
+item counts, and so do the option's text, its exact camera ids or (arrival interval) its interval.
+
+Prediction tasks (next spot, trajectory, multi-target) follow the paper: the options name cameras only and the
+model states the interval(s) itself, ``FINAL ANSWER: B; C482 [170.4, 178.5]`` (or the cameras without a letter,
+``C482 from 170.4 s to 178.5 s``; or a letter with bare intervals, ``B [170.4, 178.5]``, paired with the
+option's cameras in order). A camera named without an interval has no temporal answer: its segment scores
+ST-IoU 0, while the camera choice still counts for MCQ accuracy.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from tasks.answers import final_answer_segment
-from tasks.gtr.prompts import LETTERS
+from tasks.answers import decide, distinct, extract, option_labels, option_texts
 from tasks.records import Parsed, Sample
 
 CAMERA_RE = re.compile(r"\b[Cc]\d{3}\b")
-_NUM = r"[-+]?\d+(?:\.\d+)?"
-SEGMENT_RE = re.compile(
-    rf"\b([Cc]\d{{3}})\b[^\d\n]{{0,40}}?({_NUM})\s*(?:s\b|secs?\b|seconds\b)?\s*(?:-|–|—|to|,|and|until)\s*"
-    rf"({_NUM})", re.IGNORECASE)
-_PREFIXED_LETTER_RE = re.compile(
-    r"^(?i:(?:the\s+)?(?:correct\s+)?(?:option|choice|answer)(?:\s+is)?)\s*[:(\[]?\s*([A-Za-z])\s*[)\]]?"
-    r"(?=$|[\s.:,;)\]-])")
-_LETTER_RE = re.compile(r"^[(\[]?\s*([A-Z])\s*[)\]]?(?=$|[\s.:,;)\]-])")
-_ARROWS = re.compile(r"\s*(?:→|->|=>|⇒|—>|-->|>)\s*")
+_NUM = r"(?<![\w.])[-+]?\d+(?:\.\d+)?"
+_SEP = r"\s*(?:s\b|secs?\b|seconds\b)?\s*(?:-|–|—|to|,|and|until)\s*"
+SEGMENT_RE = re.compile(rf"\b([Cc]\d{{3}})\b[^\d\n]{{0,40}}?({_NUM}){_SEP}({_NUM})", re.IGNORECASE)
+INTERVAL_RE = re.compile(rf"({_NUM}){_SEP}({_NUM})", re.IGNORECASE)
+_LEAD_LETTER = re.compile(
+    r"^\s*(?:(?:the\s+)?(?:option|choice|answer)(?:\s+is)?\s*:?\s*)?[(\[]?([A-Z])[)\]]?\s*(?=$|[;.:,)\-]|\s+(?:C\d{3}|\[))")
+_ALTERNATIVE = re.compile(r"\b(?:or|either|maybe|perhaps|possibly)\b", re.IGNORECASE)
 
-FreeParser = Callable[[str, Sample], dict[str, Any] | None]
-
-
-def answer_segment(text: str) -> str | None:
-    """The FINAL ANSWER line, or else the last non-empty line when it is short (≤ 120 characters)."""
-    seg = final_answer_segment(text)
-    if seg is not None:
-        return seg
-    lines = [ln.strip().strip("*").replace("**", "").strip() for ln in text.splitlines() if ln.strip()]
-    return lines[-1] if lines and len(lines[-1]) <= 120 else None
-
-
-def normalise(text: str) -> str:
-    """Lower case, one arrow style, single spaces, no trailing full stop or wrapping brackets/quotes."""
-    t = _ARROWS.sub(" → ", text.strip().casefold())
-    t = re.sub(r"\s+", " ", t).strip().strip("\"'`").rstrip(".").strip()
-    return t
-
-
-def match_choice(segment: str, choices: Sequence[str]) -> int | None:
-    """Index of the option the segment names by exact text, by letter, or by containing one option's text."""
-    seg = normalise(segment)
-    norm = [normalise(c) for c in choices]
-    for i, c in enumerate(norm):
-        if seg in (c, f"{LETTERS[i].lower()}. {c}", f"{LETTERS[i].lower()}) {c}", f"({LETTERS[i].lower()}) {c}"):
-            return i
-    bare = segment.strip().strip(".)(][ ")
-    if len(bare) == 1 and bare.upper() in LETTERS[:len(choices)]:
-        return LETTERS.index(bare.upper())
-    m = _PREFIXED_LETTER_RE.match(segment.strip()) or _LETTER_RE.match(segment.strip())
-    if m and LETTERS.index(m.group(1).upper()) < len(choices):
-        return LETTERS.index(m.group(1).upper())
-    contained = [i for i, c in enumerate(norm) if c and c in seg]
-    if contained:
-        longest = max(len(norm[i]) for i in contained)
-        best = [i for i in contained if len(norm[i]) == longest]
-        if len(best) == 1:
-            return best[0]
-    return None
+FreeParser = Callable[[str, Sample], Parsed | None]
+"""Reads an answer segment that names no option by letter or text (camera ids, an interval): the parse, or
+None when the segment holds nothing of that kind."""
 
 
 def camera_ids(segment: str) -> list[str]:
     """Camera ids in order of appearance, upper-cased."""
     return [c.upper() for c in CAMERA_RE.findall(segment)]
+
+
+def intervals(segment: str) -> list[tuple[float, float]]:
+    """Every ``a - b``, ``[a, b]``, ``from a s to b s`` pair of numbers written in ``segment``."""
+    return [(float(m.group(1)), float(m.group(2))) for m in INTERVAL_RE.finditer(segment)]
 
 
 def free_segments(segment: str) -> list[tuple[str, tuple[float, float] | None]]:
@@ -86,29 +59,40 @@ def free_segments(segment: str) -> list[tuple[str, tuple[float, float] | None]]:
     return [seg for _, seg in sorted(out, key=lambda t: t[0])]
 
 
+def _choice(parsed: Parsed) -> Parsed:
+    """An option index parse as the GTR value ``{"choice": index}``."""
+    return parsed.model_copy(update={"value": {"choice": parsed.value}}) if parsed.ok else parsed
+
+
+def find_option(segment: str, sample: Sample, free: FreeParser | None = None) -> Parsed:
+    """The one option an answer segment names (value: its index): by letter, by its cameras or interval
+    (``free``), or else by its text. Several options named, or a letter whose segment also gives cameras or an
+    interval of no option or of another option, are hedged."""
+    choices = sample.choices or ()
+    labels = distinct(option_labels(segment, len(choices)))
+    by_free = free(segment, sample) if free is not None else None
+    if by_free is not None and by_free.status == "hedged":
+        return by_free
+    if by_free is not None:
+        named = labels + ([by_free.value] if by_free.ok else [])
+        if labels and not by_free.ok:
+            return Parsed.hedged(segment, f"the letter and the rest of the answer disagree: {segment[:80]!r}")
+        return decide(segment, named, what="option") if named else by_free
+    return decide(segment, labels + option_texts(segment, [[c] for c in choices]), what="option")
+
+
 def parse_option(text: str, sample: Sample, free: FreeParser | None = None) -> Parsed:
-    """Parse an answer to a GTR multiple-choice item; ``free`` handles answers that name no option."""
-    seg = answer_segment(text)
-    if seg is None or not seg.strip():
-        return Parsed.failure(text, "no FINAL ANSWER line")
-    idx = match_choice(seg, sample.choices or ())
-    if idx is not None:
-        return Parsed.success(text, {"choice": idx})
-    if free is not None:
-        value = free(seg, sample)
-        if value is not None:
-            return Parsed.success(text, value)
-    return Parsed.failure(text, f"no option letter, option text or camera ids in the answer: {seg[:80]!r}")
+    """Parse an answer to a GTR multiple-choice item (value ``{"choice": index}``); ``free`` reads answers
+    that give the option's cameras or interval instead of its letter."""
+    return _choice(extract(text, lambda seg: find_option(seg, sample, free), prompt=sample.prompt))
 
 
 def by_camera_ids(key: str = "option_cameras", strip_ends: Sequence[str] = ()) -> FreeParser:
     """A free parser picking the option whose camera list (``payload[key][i]``) equals the ids in the answer,
-    ignoring the ids in ``payload[e]`` for ``e`` in ``strip_ends`` when they open or close the answer."""
+    ignoring the ids in ``payload[e]`` for ``e`` in ``strip_ends`` when they open or close the answer. Ids of
+    no option are unparsed; two camera lists offered as alternatives ("C1 → C2 or C2 → C1") are hedged."""
 
-    def parse(segment: str, sample: Sample) -> dict[str, Any] | None:
-        ids = camera_ids(segment)
-        if not ids:
-            return None
+    def match(ids: list[str], sample: Sample) -> list[int]:
         options = [list(o) for o in sample.payload[key]]
         trimmed = list(ids)
         ends = [sample.payload[e] for e in strip_ends]
@@ -117,7 +101,90 @@ def by_camera_ids(key: str = "option_cameras", strip_ends: Sequence[str] = ()) -
                 trimmed = trimmed[1:]
             if trimmed and trimmed[-1] == ends[1]:
                 trimmed = trimmed[:-1]
-        hits = [i for i, o in enumerate(options) if o in (ids, trimmed)]
-        return {"choice": hits[0]} if len(hits) == 1 else None
+        return [i for i, o in enumerate(options) if o in (ids, trimmed)]
+
+    def parse(segment: str, sample: Sample) -> Parsed | None:
+        ids = camera_ids(segment)
+        if not ids:
+            return None
+        parts = [camera_ids(p) for p in re.split(r"\bor\b|\(", segment, flags=re.IGNORECASE)]
+        named = [i for p in parts if p for i in match(p, sample)]
+        if len(distinct(named)) > 1:
+            return decide(segment, named, what="option")
+        hits = match(ids, sample)
+        if len(hits) == 1:
+            return Parsed.success(segment, hits[0])
+        return Parsed.failure(segment, f"the camera ids name no option: {' '.join(ids)[:80]}")
 
     return parse
+
+
+def by_interval(key: str = "option_intervals", tolerance_s: float = 0.05) -> FreeParser:
+    """A free parser picking the option whose interval (``payload[key][i]``) the answer writes (±``tolerance_s``);
+    two different intervals are hedged, an interval of no option is unparsed."""
+
+    def parse(segment: str, sample: Sample) -> Parsed | None:
+        found = intervals(segment)
+        if not found:
+            return None
+        if len(distinct(found)) > 1:
+            return decide(segment, found, what="interval")
+        lo, hi = found[0]
+        hits = [i for i, (s, e) in enumerate(sample.payload[key])
+                if abs(s - lo) <= tolerance_s and abs(e - hi) <= tolerance_s]
+        if hits:
+            return Parsed.success(segment, hits[0])
+        return Parsed.failure(segment, f"the interval [{lo}, {hi}] is no option's")
+
+    return parse
+
+
+def find_forecast(segment: str, sample: Sample) -> Parsed:
+    """A prediction answer: value ``{"choice": index or None, "segments": [[camera, [from, to] or None], ...]}``.
+
+    With a letter, the segments are the option's cameras in order, each with the interval written beside it
+    (or the bare intervals in order); without one, the cameras and intervals written, and the choice is the
+    option listing exactly those cameras (None when none does). Hedged: two letters, "or"/"maybe" between
+    candidates, cameras of another option beside a letter, several cameras where every option has one, a
+    camera with two different intervals, or more intervals than cameras.
+    """
+    options = [list(o) for o in sample.payload["option_cameras"]]
+    lead = _LEAD_LETTER.match(segment)
+    letter = ord(lead.group(1)) - 65 if lead and ord(lead.group(1)) - 65 < len(options) else None
+    rest = segment[lead.end():] if letter is not None and lead else segment
+    if _ALTERNATIVE.search(segment) or len(distinct(option_labels(segment, len(options)))) > 1:
+        return Parsed.hedged(segment, f"the answer offers alternatives: {segment[:80]!r}")
+    segs = free_segments(rest)
+    cams = [c for c, _ in segs]
+    found = intervals(rest)
+    if len(found) > sum(iv is not None for _, iv in segs) and cams:
+        return Parsed.hedged(segment, f"more intervals than cameras: {segment[:80]!r}")
+    by_cam: dict[str, set[tuple[float, float]]] = {}
+    for c, iv in segs:
+        if iv is not None:
+            by_cam.setdefault(c, set()).add(iv)
+    if any(len(v) > 1 for v in by_cam.values()):
+        return Parsed.hedged(segment, f"a camera with two different intervals: {segment[:80]!r}")
+    if letter is not None:
+        want = options[letter]
+        if any(c not in want for c in cams):
+            return Parsed.hedged(segment, f"option {lead.group(1)} and other cameras: {segment[:80]!r}")  # type: ignore[union-attr]
+        if cams:
+            pred = [[c, list(next(iter(by_cam[c])))] if c in by_cam else [c, None] for c in want]
+        else:
+            if len(found) > len(want):
+                return Parsed.hedged(segment, f"more intervals than the option's cameras: {segment[:80]!r}")
+            pred = [[c, list(found[i]) if i < len(found) else None] for i, c in enumerate(want)]
+        return Parsed.success(segment, {"choice": letter, "segments": pred})
+    if not cams:
+        return Parsed.failure(segment, f"no option letter or camera id in the answer: {segment[:80]!r}")
+    if all(len(o) == 1 for o in options) and len(set(cams)) > 1:
+        return Parsed.hedged(segment, f"several cameras where one is asked for: {' '.join(cams)[:80]}")
+    hits = [i for i, o in enumerate(options) if o == cams]
+    return Parsed.success(segment, {"choice": hits[0] if hits else None,
+                                    "segments": [[c, list(iv) if iv else None] for c, iv in segs]})
+
+
+def parse_forecast(text: str, sample: Sample) -> Parsed:
+    """Parse an answer to a GTR prediction item (see :func:`find_forecast`)."""
+    return extract(text, lambda seg: find_forecast(seg, sample), prompt=sample.prompt)

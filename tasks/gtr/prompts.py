@@ -27,6 +27,15 @@ _KIND_TEXT = {
 _AREA2_TEXT = {"outdoor": "another district", "indoor": "another building"}
 
 MCQ_INSTRUCTION = "Answer with the letter of the correct option: FINAL ANSWER: <letter>"
+FORECAST_INSTRUCTION = (
+    "The options name cameras only. Choose one and state the interval yourself, as in-view times in seconds: "
+    "FINAL ANSWER: <letter>; <camera> [<from>, <to>]"
+)
+TRAJECTORY_INSTRUCTION = (
+    "The options name cameras only. Choose one and state the intervals yourself, one per camera of the option, "
+    "in order, as in-view times in seconds: FINAL ANSWER: <letter>; <camera> [<from>, <to>]; <camera> "
+    "[<from>, <to>]; ..."
+)
 
 
 def fmt_time(t: float) -> str:
@@ -75,10 +84,5 @@ def options_block(choices: Sequence[str]) -> str:
     return "\n".join(f"{LETTERS[i]}. {c}" for i, c in enumerate(choices))
 
 
-def user_prompt(net: CameraNetwork, question: str, choices: Sequence[str]) -> str:
-    return f"{render_map(net)}\n\n{question}\n\nOptions:\n{options_block(choices)}\n\n{MCQ_INSTRUCTION}"
-
-
-def segments_text(segments: Sequence[tuple[str, Sequence[float]]]) -> str:
-    """``C482 [170.4, 178.5]; C937 [220.1, 228.0]``: cameras with their in-view intervals."""
-    return "; ".join(f"{cam} {fmt_interval(iv)}" for cam, iv in segments)
+def user_prompt(net: CameraNetwork, question: str, choices: Sequence[str], instruction: str = MCQ_INSTRUCTION) -> str:
+    return f"{render_map(net)}\n\n{question}\n\nOptions:\n{options_block(choices)}\n\n{instruction}"

@@ -1,5 +1,8 @@
 """GTR scoring: MCQ accuracy and ST-IoU (spatial hit × temporal IoU, averaged over segments).
 
+Prediction tasks report both on one Score: ``correct`` = the camera choice (MCQ accuracy, evals' ``accuracy``),
+``value`` = ST-IoU (evals' ``mean_score``).
+
 ST-IoU (GTR-Bench §3): for a predicted segment (camera, interval) against the gold one,
 ``1(camera right) × |T_p ∩ T_gt| / |T_p ∪ T_gt|``. A trajectory is scored segment by segment in order and
 averaged over ``max(len(pred), len(gold))`` segments, so missing and extra segments both cost.
@@ -64,36 +67,34 @@ def as_segments(raw: Sequence[Sequence[object]]) -> list[Segment]:
 def score_mcq(parsed: Parsed, sample: Sample) -> Score:
     """Accuracy: the parsed option index against the gold index."""
     gold = int(sample.target["index"])
-    letters = LETTERS
     if not parsed.ok:
-        return Score(correct=False, value=0.0, explanation=parsed.reason or "parse failure", parse_failed=True)
+        return Score.unanswered(parsed)
     choice = parsed.value["choice"]
     ok = choice == gold
-    return Score(correct=ok, value=1.0 if ok else 0.0,
-                 explanation=f"answer {letters[choice]}, gold {letters[gold]}")
+    return Score(correct=ok, value=1.0 if ok else 0.0, explanation=f"answer {LETTERS[choice]}, gold {LETTERS[gold]}")
 
 
 def score_forecast(parsed: Parsed, sample: Sample) -> Score:
-    """ST-IoU as the value, MCQ accuracy as ``correct``, mean time offset (s) of right cameras as the error.
+    """A prediction answer scored both ways (GTR-Bench Table 3):
 
-    A letter, exact option text or unambiguous camera ids pick an option; a free answer with intervals is
-    scored as given, and counts as MCQ-correct when the option closest to it (highest ST-IoU, > 0) is the gold.
+    - ``Score.correct`` is the camera choice (MCQ accuracy): the chosen option, by letter or by naming exactly
+      its cameras, is the gold one;
+    - ``Score.value`` is the ST-IoU of the stated segments against the gold ones (camera hit × temporal IoU,
+      averaged over segments): 0 for cameras named without an interval, tiny for a right camera with a huge
+      interval such as [0, 100000];
+    - ``error`` is the mean offset (s) of interval midpoints over segments whose camera is right.
+
+    The explanation carries both as ``mcq_correct=<bool> st_iou=<value>``.
     """
     gold_idx = int(sample.target["index"])
-    gold = as_segments(sample.target["segments"])
     if not parsed.ok:
-        return Score(correct=False, value=0.0, explanation=parsed.reason or "parse failure", parse_failed=True,
-                     error_unit="s")
+        return Score.unanswered(parsed, error_unit="s")
+    gold = as_segments(sample.target["segments"])
     pred = as_segments(parsed.value["segments"])
-    value = st_iou(pred, gold)
+    value = min(1.0, max(0.0, st_iou(pred, gold)))
     choice = parsed.value.get("choice")
-    if choice is None:
-        option_segments = [as_segments(o) for o in sample.payload["option_segments"]]
-        overlaps = [st_iou(pred, o) for o in option_segments]
-        best = max(range(len(overlaps)), key=lambda i: overlaps[i])
-        choice = best if overlaps[best] > 0 else None
-    letters = LETTERS
-    picked = letters[choice] if choice is not None else "none"
-    return Score(correct=choice == gold_idx, value=min(1.0, max(0.0, value)), error=time_error_s(pred, gold),
-                 error_unit="s",
-                 explanation=f"ST-IoU {value:.3f}; option {picked}, gold {letters[gold_idx]}")
+    correct = choice == gold_idx
+    picked = LETTERS[choice] if choice is not None else "none of the options"
+    return Score(correct=correct, value=value, error=time_error_s(pred, gold), error_unit="s",
+                 explanation=f"mcq_correct={correct} st_iou={value:.3f}; camera choice {picked}, gold "
+                             f"{LETTERS[gold_idx]}")

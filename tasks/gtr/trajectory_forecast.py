@@ -2,11 +2,11 @@
 
 The target heads for a named camera by the unique shortest route and keeps its average speed between its
 first and last printed observations (road distance between them over the time between their midpoints), so
-the gold is every camera after the last observation up to the destination with ``t + d / v ± R / v``.
-Distractors: the right cameras at the last observed speed or from the end of the last interval, another
-route to the destination, and the right route with a camera of the other area or a non-existent one.
-Scored by ST-IoU over segments, with the MCQ accuracy beside it. The complexity tier is that of the forecast
-part (last observation to destination).
+the gold is every camera after the last observation up to the destination with ``t + d / v ± R / v``. In the
+paper's form the options are camera sequences only: the gold route, other routes to the destination, the route
+stopping one camera short, and the route with a camera of the other area or a non-existent one; the model states
+one interval per camera itself. Scored by ST-IoU over segments, with the route choice as MCQ accuracy. The
+complexity tier is that of the forecast part (last observation to destination).
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 
 from geocore.networks import CameraNetwork
-from tasks.gtr.common import ForecastTask, Item, Option, distinct_segments, segment_option
-from tasks.gtr.prompts import observation
+from tasks.gtr.common import ForecastTask, Item, Option, camera_option
+from tasks.gtr.prompts import TRAJECTORY_INSTRUCTION, observation
+from tasks.gtr.routes import arrow
 from tasks.gtr.scenes import (
     START_TIME_S,
     base_speed,
@@ -33,6 +34,7 @@ N_OPTIONS = 4
 @register_task("gtr.trajectory_forecast")
 class TrajectoryForecastTask(ForecastTask):
     name = "gtr.trajectory_forecast"
+    instruction = TRAJECTORY_INSTRUCTION
 
     def build(self, rng: random.Random, net: CameraNetwork) -> Item | None:
         a, z = rng.sample(net.area_cameras(1), 2)
@@ -54,21 +56,19 @@ class TrajectoryForecastTask(ForecastTask):
         t = mid(hl.seen)
         future = route[last:]
         gold = constant_speed_passes(net, future, t, vbar)
-        pool: list[Option] = []
-        vl = hl.speed_mps if abs(hl.speed_mps / vbar - 1) >= 0.04 else vbar * rng.uniform(1.15, 1.3)
-        pool.append(segment_option(constant_speed_passes(net, future, t, vl), "right_route_wrong_speed"))
-        pool.append(segment_option(constant_speed_passes(net, future, hl.seen[1], vbar), "right_route_late"))
-        alts = [p for p, _ in net.simple_paths(hl.camera, z, 1.8 * net.path_length(future)) if p != future]
-        if alts:
-            pool.append(segment_option(constant_speed_passes(net, alts[0], t, vbar), "other_route"))
-        k = rng.randrange(len(gold))
+        cams = future[1:]
+        pool: list[Option] = [camera_option(p[1:], "other_route")
+                              for p, _ in net.simple_paths(hl.camera, z, 1.8 * net.path_length(future))
+                              if p != future][:2]
+        pool.append(camera_option(cams[:-1], "stops_short"))
+        k = rng.randrange(len(cams))
         for cam, why in ((rng.choice(net.area_cameras(2)), "other_area"), (phantom_camera(net, rng), "phantom")):
-            pool.append(segment_option([*gold[:k], (cam, gold[k][1]), *gold[k + 1:]], why))
-        gold_opt = segment_option(gold, "gold")
-        uniq = {o.text: o for o in distinct_segments(gold_opt, pool)}
+            pool.append(camera_option([*cams[:k], cam, *cams[k + 1:]], why))
+        uniq = {o.text: o for o in pool if o.text != arrow(cams)}
         if len(uniq) < N_OPTIONS - 1:
             return None
         picks = rng.sample(list(uniq.values()), N_OPTIONS - 1)
+        gold_opt = camera_option(cams, "gold")
         kind = net.kind
         lines = "\n".join(f"- {observation(p, kind)}" for p in hist)
         question = (
@@ -81,7 +81,7 @@ class TrajectoryForecastTask(ForecastTask):
         return Item(
             question=question,
             options=[gold_opt, *picks],
-            target={"segments": gold_opt.data, "speed_mps": vbar},
+            target={"segments": [[c, list(iv)] for c, iv in gold], "cameras": cams, "speed_mps": vbar},
             payload={"destination": z,
                      "observations": [[p.camera, list(p.seen), p.heading_deg, p.speed_mps] for p in hist]},
             track_m=net.path_length(future),

@@ -60,24 +60,22 @@ def test_iou_is_a_symmetric_fraction(s1: float, w1: float, s2: float, w2: float)
 
 
 def forecast_sample() -> Sample:
-    options = [[["C101", [0.0, 10.0]]], [["C101", [5.0, 15.0]]], [["C102", [0.0, 10.0]]], [["C555", [0.0, 10.0]]],
-               [["C101", [30.0, 40.0]]]]
+    cameras = [["C101"], ["C102"], ["C555"], ["C103"]]
     return Sample(id="gtr.next_spot/test/00000", task="gtr.next_spot", messages=(Message(role="user", content="?"),),
-                  target={"index": 0, "letter": "A", "segments": options[0]},
-                  choices=tuple(f"{o[0][0]} [{o[0][1][0]}, {o[0][1][1]}]" for o in options),
-                  payload={"option_segments": options})
+                  target={"index": 0, "letter": "A", "segments": [["C101", [0.0, 10.0]]], "cameras": ["C101"]},
+                  choices=tuple(c[0] for c in cameras), payload={"option_cameras": cameras})
 
 
 @pytest.mark.parametrize(
     ("value", "correct", "st"),
     [
         ({"choice": 0, "segments": [["C101", [0.0, 10.0]]]}, True, 1.0),  # identical
-        ({"choice": 1, "segments": [["C101", [5.0, 15.0]]]}, False, 1 / 3),  # right camera, partial overlap
-        ({"choice": 2, "segments": [["C102", [0.0, 10.0]]]}, False, 0.0),  # wrong camera
-        ({"choice": 4, "segments": [["C101", [30.0, 40.0]]]}, False, 0.0),  # disjoint interval (option E)
-        ({"choice": None, "segments": [["C101", [0.5, 10.0]]]}, True, 0.95),  # free answer nearest the gold
-        ({"choice": None, "segments": [["C101", [4.0, 14.0]]]}, False, 6 / 14),  # free answer nearest option B
-        ({"choice": None, "segments": [["C999", [0.0, 10.0]]]}, False, 0.0),  # matches no option at all
+        ({"choice": 0, "segments": [["C101", [5.0, 15.0]]]}, True, 1 / 3),  # right camera, partial overlap
+        ({"choice": 0, "segments": [["C101", [30.0, 40.0]]]}, True, 0.0),  # right camera, disjoint interval
+        ({"choice": 0, "segments": [["C101", None]]}, True, 0.0),  # right camera, no interval
+        ({"choice": 0, "segments": [["C101", [0.0, 100000.0]]]}, True, 1e-4),  # right camera, everything
+        ({"choice": 1, "segments": [["C102", [0.0, 10.0]]]}, False, 0.0),  # wrong camera, perfect time
+        ({"choice": None, "segments": [["C999", [0.0, 10.0]]]}, False, 0.0),  # a camera of no option
     ],
 )
 def test_score_forecast_reports_st_iou_and_mcq(value: dict, correct: bool, st: float) -> None:
@@ -86,13 +84,15 @@ def test_score_forecast_reports_st_iou_and_mcq(value: dict, correct: bool, st: f
     assert score.correct is correct
     assert score.value == pytest.approx(st)
     assert score.error_unit == "s"
+    assert f"mcq_correct={correct}" in score.explanation and f"st_iou={st:.3f}" in score.explanation
 
 
-def test_parse_failure_scores_zero() -> None:
+@pytest.mark.parametrize("status", ["hedged", "unparsed", "refused"])
+def test_unanswered_scores_zero_with_its_status(status: str) -> None:
     s = forecast_sample()
-    score = score_forecast(Parsed.failure("blah", "no FINAL ANSWER line"), s)
-    assert (score.correct, score.value, score.parse_failed) == (False, 0.0, True)
-    mcq = score_mcq(Parsed.failure("blah", "no FINAL ANSWER line"), s)
-    assert (mcq.correct, mcq.parse_failed) == (False, True)
-    assert score_mcq(Parsed.success("x", {"choice": 4}), s).correct is False
+    parsed = {"hedged": Parsed.hedged("x", "A or B"), "unparsed": Parsed.failure("blah", "no FINAL ANSWER line"),
+              "refused": Parsed.refused("I cannot")}[status]
+    for score in (score_forecast(parsed, s), score_mcq(parsed, s)):
+        assert (score.correct, score.value, score.parse_failed, score.status) == (False, 0.0, True, status)
+    assert score_mcq(Parsed.success("x", {"choice": 3}), s).correct is False
     assert score_mcq(Parsed.success("x", {"choice": 0}), s).value == 1.0

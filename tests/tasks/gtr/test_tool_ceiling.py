@@ -1,5 +1,5 @@
 """Tool ceiling: for every GTR task, real calls to the plug-in's network tools reach the gold on generated
-samples (100 % MCQ accuracy, ST-IoU 1 after rounding to the printed 0.1 s), reading only what the prompt shows.
+samples (100 % MCQ accuracy; ST-IoU at least 0.95 per item with intervals rounded to the printed 0.1 s), reading only what the prompt shows.
 Also one run of the LangGraph tool agent whose trace lists the plug-in's tools."""
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from agents.scripted import ScriptedChatModel
 from agents.tool_agent import ToolAgent
 from tasks import get_task
 from tasks.gtr.prompts import LETTERS
-from tasks.gtr.scoring import interval_iou
 from tasks.records import Sample
 from tools.registry import get_tools
 
@@ -103,41 +102,37 @@ def solve_causal_reordering(s: Sample, call: Caller) -> int:
     return only(hits)
 
 
-def pick_segments(s: Sample, predicted: list[tuple[str, list[float]]]) -> int:
-    """The option closest to the tool-derived segments, which must agree with it to the printed 0.1 s while
-    every other option is clearly further away."""
-    def agreement(option: list[list[Any]]) -> float:
-        if [c for c, _ in option] != [c for c, _ in predicted]:
-            return 0.0
-        return min(interval_iou(iv, p) for (_, iv), (_, p) in zip(option, predicted, strict=True))
-
-    scores = [agreement(o) for o in s.payload["option_segments"]]
-    best = max(range(len(scores)), key=lambda i: scores[i])
-    assert scores[best] > 0.97 and sorted(scores)[-2] < 0.9, scores
-    return best
+Segments = list[tuple[str, list[float]]]
 
 
-def solve_next_spot(s: Sample, call: Caller) -> int:
+def forecast_answer(s: Sample, predicted: Segments) -> str:
+    """The answer the tools give: the option listing the predicted cameras, and their intervals to 0.1 s."""
+    cams = [c for c, _ in predicted]
+    letter = LETTERS[only([i for i, o in enumerate(s.payload["option_cameras"]) if o == cams])]
+    return f"{letter}; " + "; ".join(f"{c} [{iv[0]:.1f}, {iv[1]:.1f}]" for c, iv in predicted)
+
+
+def solve_next_spot(s: Sample, call: Caller) -> str:
     net = s.payload["network_id"]
     cam, seen, heading, speed = s.payload["observations"][-1]
     nbrs = call("camera_neighbours", network_id=net, camera=cam)["neighbours"]
     nxt = only([i for i, n in enumerate(nbrs) if n["bearing_deg"] == heading])
     w = call("arrival_window", network_id=net, cameras=[cam, nbrs[nxt]["camera"]], depart_time_s=mid(seen),
              min_speed_mps=speed, max_speed_mps=speed)["cameras"][-1]
-    return pick_segments(s, [(w["camera"], [w["seen_from_s"], w["seen_until_s"]])])
+    return forecast_answer(s, [(w["camera"], [w["seen_from_s"], w["seen_until_s"]])])
 
 
-def solve_trajectory_forecast(s: Sample, call: Caller) -> int:
+def solve_trajectory_forecast(s: Sample, call: Caller) -> str:
     net = s.payload["network_id"]
     first, last = s.payload["observations"][0], s.payload["observations"][-1]
     length = call("cameras_on_path", network_id=net, cameras=[first[0], last[0]])["length_m"]
     v = length / (mid(last[1]) - mid(first[1]))
     wins = call("arrival_window", network_id=net, cameras=[last[0], s.payload["destination"]],
                 depart_time_s=mid(last[1]), min_speed_mps=v, max_speed_mps=v)["cameras"][1:]
-    return pick_segments(s, [(w["camera"], [w["seen_from_s"], w["seen_until_s"]]) for w in wins])
+    return forecast_answer(s, [(w["camera"], [w["seen_from_s"], w["seen_until_s"]]) for w in wins])
 
 
-def solve_multi_target(s: Sample, call: Caller) -> int:
+def solve_multi_target(s: Sample, call: Caller) -> str:
     views = []
     for t in s.payload["targets"]:
         wins = call("arrival_window", network_id=s.payload["network_id"], cameras=[t["camera"], t["destination"]],
@@ -147,14 +142,18 @@ def solve_multi_target(s: Sample, call: Caller) -> int:
             for c in views[0] if c in views[1]]
     meet = [(c, iv) for c, iv in both if iv[1] > iv[0]]
     assert len(meet) == 1
-    return pick_segments(s, meet)
+    return forecast_answer(s, meet)
 
 
-SOLVERS: dict[str, Callable[[Sample, Caller], int]] = {
-    "gtr.geo_location": solve_geo_location,
-    "gtr.arrival_interval": solve_arrival_interval,
-    "gtr.motion_state": solve_motion_state,
-    "gtr.causal_reordering": solve_causal_reordering,
+def letter_of(solver: Callable[[Sample, Caller], int]) -> Callable[[Sample, Caller], str]:
+    return lambda s, call: LETTERS[solver(s, call)]
+
+
+SOLVERS: dict[str, Callable[[Sample, Caller], str]] = {
+    "gtr.geo_location": letter_of(solve_geo_location),
+    "gtr.arrival_interval": letter_of(solve_arrival_interval),
+    "gtr.motion_state": letter_of(solve_motion_state),
+    "gtr.causal_reordering": letter_of(solve_causal_reordering),
     "gtr.next_spot": solve_next_spot,
     "gtr.trajectory_forecast": solve_trajectory_forecast,
     "gtr.multi_target": solve_multi_target,
@@ -169,12 +168,13 @@ def test_tool_calls_reach_the_gold(name: str) -> None:
     values = []
     for s in samples:
         call = Caller(task.toolsets)
-        letter = LETTERS[SOLVERS[name](s, call)]
+        answer = SOLVERS[name](s, call)
         assert call.calls, "the solver must use the tools"
-        score = task.score(task.parse(f"Worked it out with the tools.\nFINAL ANSWER: {letter}", s), s)
-        assert score.correct, (s.id, letter, s.target)
+        score = task.score(task.parse(f"Worked it out with the tools.\nFINAL ANSWER: {answer}", s), s)
+        assert score.correct, (s.id, answer, s.target)
         values.append(score.value)
-    assert sum(values) / len(values) == 1.0
+    # MCQ tasks: value 1; prediction tasks: ST-IoU of intervals rounded to the printed 0.1 s
+    assert min(values) >= 0.95 and sum(values) / len(values) >= 0.99, values
 
 
 def test_agent_trace_lists_plugin_tool_calls() -> None:
@@ -182,9 +182,9 @@ def test_agent_trace_lists_plugin_tool_calls() -> None:
     task = get_task("gtr.next_spot", size=SIZE)
     s = task.generate(seed=5, size=SIZE)[0]
     call = Caller(task.toolsets)
-    letter = LETTERS[solve_next_spot(s, call)]
+    answer = solve_next_spot(s, call)
     script = [AIMessage("", tool_calls=[{"name": n, "args": a, "id": f"c{i}"}]) for i, (n, a) in enumerate(call.calls)]
-    model = ScriptedChatModel(script=[*script, f"FINAL ANSWER: {letter}"])
+    model = ScriptedChatModel(script=[*script, f"FINAL ANSWER: {answer}"])
     res = asyncio.run(ToolAgent(model, get_tools(list(task.toolsets))).run(list(s.messages)))
     tool_events = [e for e in res.trace if e.kind == "tool_call"]
     assert [e.tool for e in tool_events] == ["camera_neighbours", "arrival_window"]
@@ -193,4 +193,4 @@ def test_agent_trace_lists_plugin_tool_calls() -> None:
     offered = set(res.trace[0].tools_offered or [])
     assert offered == {"shortest_path", "path_length", "cameras_on_path", "travel_time", "arrival_window",
                        "camera_neighbours"}
-    assert task.score(task.parse(res.final_text, s), s).value == 1.0
+    assert task.score(task.parse(res.final_text, s), s).value >= 0.95
