@@ -490,14 +490,15 @@ _RANGE_TAIL = re.compile(r"^\s*(?:[AP]M\s*)?(?:-|to|until|till)\s*[0-2]?\d(?::[0
 
 def _link(text: str, a: _Time, b: _Time, committed: bool) -> str | None:
     """How two consecutive times are joined: "or" (an alternative), "list" (a comma), "range" (a dash, "to",
-    "between ... and"), or None when other words stand between them. Lists and dash or "to" ranges count only
-    inside a committed answer (a FINAL ANSWER line or an "answer is" sentence)."""
+    "between ... and"), or None when other words stand between them. Dash or "to" ranges count only inside a
+    committed answer (a FINAL ANSWER line or an "answer is" sentence); elsewhere a comma list is a hedge only
+    from three times on."""
     between = _ZONE_LABEL_AT_START.sub("", text[a.end:b.start], count=1)
     if _OR_LINK.match(between) and _OR_WORD.search(between):
         return "or"
     if _BETWEEN_LINK.match(between) and _BETWEEN_BEFORE.search(text[max(0, a.start - 20):a.start]):
         return "range"
-    if committed and _LIST_LINK.match(between):
+    if _LIST_LINK.match(between):
         return "list"
     if committed and _RANGE_LINK.match(between) and not _ARITHMETIC_AFTER.match(text[b.end:b.end + 20]):
         return "range"
@@ -540,7 +541,7 @@ def _hedge(text: str, times: list[_Time], chosen: _Time, *, committed: bool, utc
             j += step
     if committed and _RANGE_TAIL.match(text[chosen.end:chosen.end + 30]):
         return "a range of times"
-    if committed or "or" in kinds or "range" in kinds:
+    if committed or "or" in kinds or "range" in kinds or len(group) >= 3:
         others = {(t.hour, t.minute) for t in group if t is not chosen and (
             _counts(text, t, utc_target, place) or (id(t) in ends and not t.reference))}
         others.discard((chosen.hour, chosen.minute))

@@ -243,3 +243,26 @@ def test_labelled_set_is_large_varied_and_agrees_with_the_extractor() -> None:
     verdicts = [judge_row(r) for r in rows]
     agreement = sum(v.agrees for v in verdicts) / len(verdicts)
     assert agreement >= 0.99, report(verdicts)
+
+
+TIME_TASKS = ("geotemp.verification", "geotemp.time_time", "geotemp.time_place", "geotemp.time_time_place",
+              "geotemp.time_time_place.inject_tz", "geotemp.time_time_place.replace_city")
+
+
+@pytest.mark.parametrize("name", TIME_TASKS)
+def test_gold_scores_and_hedges_never_do_on_every_time_task(name: str) -> None:
+    from datetime import datetime
+
+    from tasks import get_task
+
+    task = get_task(name, size=20)
+    for s in task.generate(seed=3, size=20):
+        gold = datetime.fromisoformat(s.target["datetime"])
+        plain = f"FINAL ANSWER: {gold:%I:%M %p}, {gold:%A}, {gold:%B} {gold.day}, {gold.year}"
+        assert task.score(task.parse(plain, s), s).correct, plain
+        later = f"{(gold.hour + 1) % 24:02d}:{gold.minute:02d}"
+        dense = ", ".join(f"{h:02d}:{gold.minute:02d}" for h in range(24))
+        for reply in (f"FINAL ANSWER: {gold:%H:%M} or {later}", f"FINAL ANSWER: {gold:%H:%M} (or {later} with DST)",
+                      dense, f"FINAL ANSWER: {dense}", f"It is between {gold:%H:%M} and {later}."):
+            score = task.score(task.parse(reply, s), s)
+            assert score.status == "hedged" and not score.correct and score.value == 0.0, reply
