@@ -85,8 +85,11 @@ class _OptionReader:
             names = [] if k in self.lists.values() else [str(label)]
             names += [str(a) for a in (aliases or {}).get(int(n), ())]
             self.texts.append([*names, f"listoption{k}"])
-        nouns = {m.group(1).lower() for lab in labels if (m := _NOUN_LABEL.match(lab.strip()))}
-        self.noun = nouns.pop() if len(nouns) == 1 and all(_NOUN_LABEL.match(lab.strip()) for lab in labels) else None
+        named = [(m.group(1).lower(), int(m.group(2))) if (m := _NOUN_LABEL.match(lab.strip())) else None
+                 for lab in labels]
+        numbered = all(x is not None and x[1] == n for x, n in zip(named, self.numbers, strict=True))
+        nouns = {x[0] for x in named if x is not None}
+        self.noun = nouns.pop() if numbered and len(nouns) == 1 else None  # "Region 3" is option (3)
         self.compass = bool(labels) and all(fold(lab) in _COMPASS.values() for lab in labels)
 
     def rewrite(self, segment: str) -> str:
