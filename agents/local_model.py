@@ -5,6 +5,14 @@ The model is Qwen2.5-Coder-1.5B-Instruct Q4_K_M, shipped as 22 packages ``tinyme
 pinned sha256; a mismatch is refused. :class:`LocalModelServer` starts llama-cpp-python's OpenAI-compatible
 server (with our tool-call chat handler, see ``agents.llama_server``) on a free loopback port and always stops
 it: on exit of the ``with`` block, on an exception or Ctrl-C, and (Linux) when this process dies.
+
+Portability: llama.cpp's default build uses every instruction the build machine advertises, and a VM that
+advertises AMX or AVX-512 without running it dies with SIGILL on the first prompt. The README builds with
+:data:`PORTABLE_CMAKE_ARGS` (x86-64 with AVX2). Before starting the server, :func:`check_build` reads the CPU
+features compiled into the installed llama.cpp (``llama_print_system_info``): a build using x86 instructions
+this CPU does not advertise is refused (:class:`NonPortableBuild`); one built beyond AVX2 for instructions the CPU
+does advertise gets a warning, since a VM may advertise what it cannot run. If the server still dies, its
+signal is reported (for SIGILL with :data:`REINSTALL_COMMAND`).
 """
 
 from __future__ import annotations
@@ -12,6 +20,9 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import platform
+import re
+import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -54,12 +65,86 @@ MODELS: dict[str, LocalModelInfo] = {
 DEFAULT_LOCAL_MODEL = "qwen2.5-coder-1.5b"
 
 
+PORTABLE_CMAKE_ARGS = "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
+REINSTALL_COMMAND = (f'CMAKE_ARGS="{PORTABLE_CMAKE_ARGS}" pip install --force-reinstall --no-cache-dir '
+                     '"llama-cpp-python[server]==0.3.36"')
+# x86 instruction sets beyond the portable AVX2 level that llama.cpp may compile in (names as it prints them).
+BEYOND_AVX2 = re.compile(r"^(AVX512\w*|AMX\w*|AVX_VNNI\w*|AVX10\w*)$")
+# llama.cpp feature name -> /proc/cpuinfo flag, where they differ by more than case.
+CPUINFO_FLAG = {"AVX512": "avx512f", "AVX512_VBMI": "avx512vbmi"}
+
+
 class ModelIntegrityError(RuntimeError):
     """The assembled model file does not have the pinned sha256."""
 
 
 class LocalModelUnavailable(RuntimeError):
     """The local model's packages or the llama.cpp runtime are not installed."""
+
+
+class NonPortableBuild(LocalModelUnavailable):
+    """The installed llama.cpp uses CPU instructions this machine does not advertise."""
+
+
+def compiled_features(system_info: str) -> set[str]:
+    """Features llama.cpp reports as compiled in (``NAME = 1``) in its system info line."""
+    return {m.group(1) for m in re.finditer(r"([A-Z][A-Z0-9_]*) = 1\b", system_info)}
+
+
+def beyond_avx2(features: set[str]) -> set[str]:
+    """The x86 instruction sets among ``features`` that a portable (AVX2) build does not use."""
+    return {f for f in features if BEYOND_AVX2.match(f)}
+
+
+def cpu_flags(cpuinfo: str) -> set[str]:
+    """The CPU flags advertised in a ``/proc/cpuinfo`` text (first processor)."""
+    match = re.search(r"^flags\s*:(.*)$", cpuinfo, re.MULTILINE)
+    return set(match.group(1).split()) if match else set()
+
+
+def build_verdict(system_info: str, cpuinfo: str | None) -> tuple[str | None, str | None]:
+    """(refusal, warning) for a llama.cpp build on this CPU: refuse instructions the CPU does not advertise,
+    warn about instructions beyond AVX2 it does advertise. ``cpuinfo`` None: unknown CPU, warn only."""
+    extra = beyond_avx2(compiled_features(system_info))
+    if not extra:
+        return None, None
+    names = ", ".join(sorted(extra))
+    if cpuinfo is not None:
+        flags = cpu_flags(cpuinfo)
+        missing = sorted(f for f in extra if CPUINFO_FLAG.get(f, f.lower()) not in flags)
+        if missing:
+            return (f"the installed llama-cpp-python was built for CPU instructions this machine does not have "
+                    f"({', '.join(missing)}); reinstall it portably: {REINSTALL_COMMAND}"), None
+    return None, (f"the installed llama-cpp-python uses {names}, beyond the portable AVX2 build; if the server dies "
+                  f"with SIGILL, reinstall it portably: {REINSTALL_COMMAND}")
+
+
+def llama_system_info() -> str:
+    """llama.cpp's compiled-feature line, read in a child process (a build this CPU cannot run kills the child,
+    not us)."""
+    code = "import llama_cpp; print(llama_cpp.llama_print_system_info().decode(errors='replace'))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        how = f"signal {-done.returncode}" if done.returncode < 0 else f"code {done.returncode}"
+        raise NonPortableBuild(f"loading llama-cpp-python failed ({how}): {done.stderr.strip()[-300:]}; "
+                               f"reinstall it portably: {REINSTALL_COMMAND}")
+    return done.stdout
+
+
+def check_build(system_info: str | None = None) -> str | None:
+    """Refuse (:class:`NonPortableBuild`) a llama.cpp build this CPU cannot run; return a warning line for one
+    built beyond AVX2, else None. Only x86-64 Linux CPUs are checked (elsewhere: None)."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return None
+    info = system_info if system_info is not None else llama_system_info()
+    try:
+        cpuinfo: str | None = Path("/proc/cpuinfo").read_text(errors="replace")
+    except OSError:
+        cpuinfo = None
+    refusal, warning = build_verdict(info, cpuinfo)
+    if refusal:
+        raise NonPortableBuild(refusal)
+    return warning
 
 
 def cache_dir() -> Path:
@@ -138,6 +223,8 @@ class LocalModelServer(ServerProcess):
 
     label = "local model server"
     log_prefix = "geogap-llama"
+    sigill_hint = (f"llama.cpp was built for CPU instructions this machine cannot run; reinstall it portably: "
+                   f"{REINSTALL_COMMAND}")
 
     def __init__(self, name: str = DEFAULT_LOCAL_MODEL, *, n_ctx: int = 4096, n_threads: int | None = None,
                  log_path: Path | None = None, startup_timeout_s: float = 180.0,
@@ -156,6 +243,8 @@ class LocalModelServer(ServerProcess):
                 f"the embedded model needs llama-cpp-python[server]==0.3.36 ({exc}); install with "
                 "pip install -e '.[local]'"
             ) from None
+        if warning := check_build():
+            print(f"warning: {warning}", file=sys.stderr)
         model = ensure_model_file(self.name)
         self.port = free_port()
         self._launch([sys.executable, "-m", "agents.llama_server", "--model", str(model), "--port", str(self.port),

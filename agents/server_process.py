@@ -2,6 +2,7 @@
 
 Shared by the embedded llama.cpp server and ``vllm serve``. The child gets SIGTERM when this process dies
 (Linux ``PR_SET_PDEATHSIG``), its output goes to a log file, and a start that fails stops what it started.
+While it runs, :meth:`ServerProcess.exit_cause` says whether (and how) it has died, so a run can stop at once.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ class ServerProcess:
     poll_s: ClassVar[float] = 0.25
     stop_grace_s: ClassVar[float] = 10.0
     exit_error: ClassVar[type[Exception]] = RuntimeError
+    sigill_hint: ClassVar[str] = "it was built for CPU instructions this machine cannot run"
 
     def __init__(self, *, log_path: Path | None = None, startup_timeout_s: float = 180.0) -> None:
         self.log_path = log_path
@@ -80,7 +82,7 @@ class ServerProcess:
         while time.monotonic() < deadline:
             assert self.process is not None
             if self.process.poll() is not None:
-                raise self.exit_error(f"{self.label} exited with code {self.process.returncode}:\n{self.log_tail()}")
+                raise self.exit_error(f"{self.describe_exit(self.process.returncode)}\n{self.log_tail()}")
             try:
                 if httpx.get(f"{self.base_url}/models", timeout=2.0).status_code == 200:
                     return
@@ -88,6 +90,34 @@ class ServerProcess:
                 pass
             time.sleep(self.poll_s)
         raise TimeoutError(f"{self.label} not ready after {self.startup_timeout_s:.0f} s:\n{self.log_tail()}")
+
+    def describe_exit(self, code: int) -> str:
+        """One line naming how the server ended: its exit code, or the signal that killed it (and for SIGILL,
+        why and what to do)."""
+        if code >= 0:
+            return f"{self.label} exited with code {code}"
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        line = f"{self.label} was killed by {name}"
+        return f"{line}: {self.sigill_hint}" if -code == signal.SIGILL else line
+
+    def exit_cause(self) -> str | None:
+        """None while the server runs (or was never started, or was stopped by us); after it died, one line
+        naming the cause."""
+        p = self.process
+        if p is None or p.poll() is None:
+            return None
+        return self.describe_exit(p.returncode)
+
+    def watch(self) -> str | None:
+        """For :func:`evals.runner.run_all`: None while the server runs, else the cause and the log's tail."""
+        cause = self.exit_cause()
+        if cause is None:
+            return None
+        tail = self.log_tail(15)
+        return cause + (f"\n--- last lines of {self.log_file} ---\n{tail}" if tail else "")
 
     def log_tail(self, n: int = 30) -> str:
         """The last ``n`` lines of the server's log ("" when there is none)."""

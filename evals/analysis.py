@@ -1,7 +1,10 @@
 """Aggregate stored results: per task and condition, paired gaps, tool use, breakdowns, run-vs-run comparisons.
 
-Pairing is always on the same (sample id, epoch): a gap is computed only over items both sides answered
-(failed samples count as wrong, ``not_applicable`` ones are left out on both sides).
+Errors are not answers: a sample whose model call failed (status ``error``) is left out of accuracy, of the
+paired gap and of McNemar, and counted apart; a task or condition with errors is marked incomplete. Pairing is
+always on the same (sample id, epoch) and a pair counts only when both conditions answered (status ``ok``);
+``not_applicable`` results are left out on both sides. Among answered samples the answer statuses (answered,
+hedged, unparsed, refused) are counted and given as shares.
 """
 
 from __future__ import annotations
@@ -26,19 +29,25 @@ DIMENSIONS: dict[str, tuple[str, ...]] = {
     "style": ("style", "instruction_style"),
 }
 ALL_TASKS = "all"
+ANSWER_STATUSES = ("answered", "hedged", "unparsed", "refused")
 
 
 class ConditionSummary(BaseModel):
     """One task (or group) under one condition."""
 
-    n: int = Field(description="Applicable results: answered or failed (failed ones count as wrong)")
+    n: int = Field(description="Samples the model answered (status ok); errors and not-applicable ones left out")
     correct: int
-    accuracy: float
+    accuracy: float = Field(description="correct / n")
     ci: tuple[float, float] = Field(description="Wilson 95 % interval of the accuracy")
-    mean_score: float = Field(description="Mean Score.value (accuracy, ST-IoU, ...)")
-    parse_failures: int
+    mean_score: float = Field(description="Mean Score.value (accuracy, ST-IoU, ...) over the n answered samples")
+    parse_failures: int = Field(description="Answered samples whose reply gave no creditable answer (not 'answered')")
     parse_failure_rate: float = 0.0
-    errors: int = Field(description="Samples that failed (provider error after retries, timeout, ...)")
+    statuses: dict[str, int] = Field(default_factory=dict,
+                                     description="Answer statuses of the n samples: answered, hedged, unparsed, refused")
+    status_shares: dict[str, float] = Field(default_factory=dict, description="statuses / n")
+    errors: int = Field(description="Samples whose model call failed (provider error after retries, timeout, ...): "
+                        "not in n, accuracy or the gap")
+    complete: bool = Field(default=True, description="No sample ended in error")
     not_applicable: int = 0
     mean_error: float | None = None
     error_unit: str | None = None
@@ -62,6 +71,8 @@ class TaskComparison(BaseModel):
     conditions: dict[str, ConditionSummary]
     gap: dict[str, Any] | None = Field(default=None, description="Per other condition: the paired gap vs intrinsic")
     breakdowns: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
+    errors: int = Field(default=0, description="Samples that ended in error, over all conditions")
+    complete: bool = Field(default=True, description="No sample of the task ended in error in any condition")
 
 
 def family_of(task: str) -> str:
@@ -76,41 +87,56 @@ def _value(r: SampleResult) -> float:
     return float(r.score.value) if r.score else 0.0
 
 
+def answer_status(r: SampleResult) -> str:
+    """The answer status of an answered result (a result without a score was never parsed: unparsed)."""
+    return r.score.status if r.score else "unparsed"
+
+
 def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
-    """Summary of one condition's results (``not_applicable`` ones counted apart)."""
+    """Summary of one condition's results: accuracy over the answered ones (status ok); errors and
+    ``not_applicable`` ones counted apart. Tokens, cost and retries include the failed samples (they were spent)."""
     na = sum(1 for r in results if r.status == "not_applicable")
-    rs = [r for r in results if r.status != "not_applicable"]
-    n = len(rs)
+    spent = [r for r in results if r.status != "not_applicable"]
+    rs = [r for r in spent if r.status == "ok"]
+    n, n_errors = len(rs), len(spent) - len(rs)
     correct = sum(1 for r in rs if r.score and r.score.correct)
     errors = [r.score.error for r in rs if r.score and r.score.error is not None]
     unit = next((r.score.error_unit for r in rs if r.score and r.score.error_unit), None)
-    parse_failures = sum(1 for r in rs if r.score and r.score.parse_failed)
+    statuses = Counter(answer_status(r) for r in rs)
+    counts = {s: statuses.get(s, 0) for s in ANSWER_STATUSES}
+    parse_failures = n - counts["answered"]
     tool_calls = sum(r.tool_calls for r in rs)
-    costs = [r.cost_usd for r in rs]
+    costs = [r.cost_usd for r in spent]
     summary = error_summary(errors)
     return ConditionSummary(
         n=n, correct=correct, accuracy=correct / n if n else 0.0, ci=wilson(correct, n),
         mean_score=sum(_value(r) for r in rs) / n if n else 0.0,
         parse_failures=parse_failures, parse_failure_rate=parse_failures / n if n else 0.0,
-        errors=sum(1 for r in rs if r.status == "error"), not_applicable=na,
+        statuses=counts, status_shares={s: c / n if n else 0.0 for s, c in counts.items()},
+        errors=n_errors, complete=n_errors == 0, not_applicable=na,
         mean_error=summary["mean"] if summary else None, error_unit=unit, error_summary=summary,
         tool_calls_per_sample=tool_calls / n if n else 0.0,
         samples_with_tool_calls=sum(1 for r in rs if r.tool_calls),
         tool_error_rate=sum(r.tool_errors for r in rs) / tool_calls if tool_calls else None,
-        input_tokens=sum(r.input_tokens for r in rs), output_tokens=sum(r.output_tokens for r in rs),
-        cached_tokens=sum(r.cached_tokens for r in rs),
+        input_tokens=sum(r.input_tokens for r in spent), output_tokens=sum(r.output_tokens for r in spent),
+        cached_tokens=sum(r.cached_tokens for r in spent),
         cost_usd=None if not costs or any(c is None for c in costs) else sum(c for c in costs if c is not None),
         mean_latency_s=sum(r.latency_s for r in rs) / n if n else 0.0,
-        retries=sum(r.retries for r in rs), cache_hits=sum(r.cache_hits for r in rs),
-        stop_reasons=dict(Counter(r.stop_reason or r.status for r in rs)),
+        retries=sum(r.retries for r in spent), cache_hits=sum(r.cache_hits for r in spent),
+        stop_reasons=dict(Counter(r.stop_reason or r.status for r in spent)),
     )
 
 
+def _both_answered(base: dict[str, SampleResult], other: dict[str, SampleResult]) -> list[str]:
+    """Keys both sides answered (status ok): errors and not-applicable results never enter a pair."""
+    return sorted(k for k in base.keys() & other.keys() if base[k].status == "ok" and other[k].status == "ok")
+
+
 def paired_gap(base: dict[str, SampleResult], other: dict[str, SampleResult], *, bootstrap: bool = True) -> dict[str, Any]:
-    """``other`` − ``base`` on the keys both answered: accuracy gap with a paired bootstrap interval, exact
-    McNemar p, items turned right→wrong and wrong→right, and the mean-score gap with its interval."""
-    ids = sorted(k for k in base.keys() & other.keys()
-                 if base[k].status != "not_applicable" and other[k].status != "not_applicable")
+    """``other`` − ``base`` on the keys both answered (status ok on both sides): accuracy gap with a paired
+    bootstrap interval, exact McNemar p, items turned right→wrong and wrong→right, and the mean-score gap with
+    its interval."""
+    ids = _both_answered(base, other)
     a = [_correct(base[i]) for i in ids]
     b = [_correct(other[i]) for i in ids]
     gained = sum(1 for x, y in zip(a, b, strict=True) if y > x)
@@ -187,8 +213,10 @@ def compare(results: list[SampleResult], conditions: list[str], baseline: str = 
     for task in sorted(by_task):
         conds = _index(by_task[task])
         summary = {c: summarise(list(conds[c].values())) for c in conditions if c in conds}
+        n_errors = sum(s.errors for s in summary.values())
         out.append(TaskComparison(
             task=task, family=family_of(task), conditions=summary, gap=_gaps(conds, conditions, baseline),
+            errors=n_errors, complete=n_errors == 0,
             breakdowns=breakdowns(by_task[task], conditions, baseline,
                                   [d for d in DIMENSIONS if d != "family"]) if with_breakdowns else {},
         ))
@@ -198,9 +226,10 @@ def compare(results: list[SampleResult], conditions: list[str], baseline: str = 
 def overall(results: list[SampleResult], conditions: list[str], baseline: str = BASELINE_CONDITION) -> TaskComparison:
     """All tasks pooled (items weighted equally), with the paired gap over every paired item."""
     conds = _index(results)
-    return TaskComparison(task=ALL_TASKS, family="", conditions={c: summarise(list(conds[c].values()))
-                                                                 for c in conditions if c in conds},
-                          gap=_gaps(conds, conditions, baseline))
+    summary = {c: summarise(list(conds[c].values())) for c in conditions if c in conds}
+    n_errors = sum(s.errors for s in summary.values())
+    return TaskComparison(task=ALL_TASKS, family="", conditions=summary, gap=_gaps(conds, conditions, baseline),
+                          errors=n_errors, complete=n_errors == 0)
 
 
 def compare_runs(current: list[SampleResult], baseline: list[SampleResult]) -> list[dict[str, Any]]:
@@ -215,8 +244,7 @@ def compare_runs(current: list[SampleResult], baseline: list[SampleResult]) -> l
     rows = []
     for key in sorted(cur.keys() & base.keys()):
         gap = paired_gap(base[key], cur[key])
-        shared = [k for k in cur[key].keys() & base[key].keys()
-                  if cur[key][k].status != "not_applicable" and base[key][k].status != "not_applicable"]
+        shared = _both_answered(base[key], cur[key])
         rows.append({"task": key[0], "condition": key[1], **gap,
                      "accuracy": sum(_correct(cur[key][k]) for k in shared) / len(shared) if shared else 0.0,
                      "baseline_accuracy": sum(_correct(base[key][k]) for k in shared) / len(shared) if shared else 0.0})

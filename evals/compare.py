@@ -23,6 +23,7 @@ import dataclasses
 import hashlib
 import math
 import os
+import secrets
 import sqlite3
 import subprocess
 import sys
@@ -67,8 +68,8 @@ from evals.html_report import write_html
 from evals.pricing import BUILTIN_PRICES, PriceError, PriceTable
 from evals.records import RunSpec, SampleResult
 from evals.report import build_report, compare, print_table, write_results_json
-from evals.runner import Endpoint, pending_count, retry_policy, run_all
-from evals.store import RunStore
+from evals.runner import Endpoint, RunStopped, Watch, pending_count, retry_policy, run_all
+from evals.store import RunDirInUse, RunStore
 from evals.suites import DEFAULT_SUITE
 from tasks.records import Sample
 from tasks.registry import UnknownTaskError, get_task, resolve_tasks, task_names
@@ -99,12 +100,25 @@ IDENTITY_OPTIONS = {"model": "model", "conditions": "conditions", "tasks": "task
                     "max_sample_tokens": "max_sample_tokens", "sample_timeout": "sample_timeout_s"}
 
 
+# Exit codes (README "Exit codes"; --help).
+EXIT_OK = 0  # every selected sample answered (or not applicable)
+EXIT_FAILED = 1  # could not run: the model or its server did not start, a non-portable llama.cpp build, ...
+EXIT_USAGE = 2  # bad flags or config, a run that selects no sample, a run directory in use
+EXIT_ERRORS = 3  # the run finished but some samples ended in error: results incomplete (--resume retries them)
+EXIT_STOPPED = 4  # the run stopped early: its model server died or its endpoint is unreachable (--resume continues)
+EXIT_CODES_HELP = ("exit codes: 0 complete; 1 could not run (model or server did not start); 2 usage error "
+                   "(including a run that selects no sample, or a run directory in use); 3 finished with samples "
+                   "ended in error (incomplete: --resume retries them); 4 stopped early: the model server died or "
+                   "the endpoint is unreachable (--resume continues); 130 interrupted")
+
+
 class UsageError(Exception):
     """A bad flag value: reported on one line, exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m evals.compare", description=__doc__.split("\n\n")[0],
+                                epilog=EXIT_CODES_HELP,
                                 argument_default=None)
     p.add_argument("--model", help=f"provider/name (default {DEFAULT_MODEL}); providers: " + ", ".join(PROVIDERS))
     p.add_argument("--condition", "--conditions", dest="conditions",
@@ -443,8 +457,9 @@ def resumed_spec(stored: RunSpec, opts: dict[str, Any], given: set[str]) -> RunS
 
 
 def default_run_dir(model: str) -> Path:
+    """``runs/<time>-<model>-<random>``: unique, so two runs started in the same second never share one."""
     slug = model.replace("/", "_").replace(":", "_")
-    return Path("runs") / f"{time.strftime('%Y%m%d-%H%M%S')}-{slug}"
+    return Path("runs") / f"{time.strftime('%Y%m%d-%H%M%S')}-{slug}-{secrets.token_hex(3)}"
 
 
 def dataset_hash(samples: list[Sample]) -> str:
@@ -505,6 +520,14 @@ class Prepared:
         self.prices, self.formats, self.baseline, self.resumed = prices, formats, baseline, resumed
 
 
+def open_exclusive(run_dir: Path) -> RunStore:
+    """The run store of ``run_dir``, locked for this run; a directory another run is writing is a usage error."""
+    try:
+        return RunStore(run_dir, exclusive=True)
+    except RunDirInUse as exc:
+        raise UsageError(str(exc)) from None
+
+
 def prepare(opts: dict[str, Any], given: set[str]) -> Prepared:
     """Validate everything that can be validated before a model is started; raises UsageError."""
     check_values(opts)
@@ -520,7 +543,7 @@ def prepare(opts: dict[str, Any], given: set[str]) -> Prepared:
         run_dir = Path(opts["resume"])
         if not (run_dir / "run.sqlite").exists():
             raise UsageError(f"--resume {run_dir}: no run store there (run.sqlite)")
-        store = RunStore(run_dir)
+        store = open_exclusive(run_dir)
         stored = store.read_spec()
         if stored is None:
             store.close()
@@ -530,17 +553,15 @@ def prepare(opts: dict[str, Any], given: set[str]) -> Prepared:
     else:
         spec = make_spec(opts)
         run_dir = Path(opts["output"] or default_run_dir(spec.model))
-        previous = None
-        if (run_dir / "run.sqlite").exists():
-            with RunStore(run_dir) as probe:
-                previous = probe.read_spec()
+        store = open_exclusive(run_dir)
+        previous = store.read_spec()
         if previous is not None:
             diff = spec.differences(previous[1].model_copy(update={"dataset_hash": None}))
             if diff:
+                store.close()
                 raise UsageError(f"{run_dir} holds a different run (differs in {', '.join(diff)}); use "
                                  f"--resume {run_dir} to continue it or another --output")
             resumed = True
-        store = RunStore(run_dir)
         run_id = previous[0] if previous else hashlib.sha256(f"{time.time()}{run_dir}".encode()).hexdigest()[:12]
     try:
         tasks = {n: make_task(n, spec.size, spec.dataset, spec.dataset_kind) for n in spec.tasks}
@@ -550,6 +571,10 @@ def prepare(opts: dict[str, Any], given: set[str]) -> Prepared:
     except (UnknownTaskError, ValueError) as exc:
         store.close()
         raise UsageError(str(exc)) from None
+    if not work:
+        store.close()
+        raise UsageError(f"the selection has no samples (tasks {', '.join(spec.tasks)}, split {spec.split}); "
+                         "choose other --tasks, --split or a larger --size")
     digest = dataset_hash([s for s, _ in work])
     if resumed:
         stored_spec = store.read_spec()
@@ -661,6 +686,7 @@ def _main(argv: list[str] | None = None) -> int:
         if cache is not None:
             stack.callback(cache.close)
         base_url, served = spec.base_url, None
+        watch: Watch | None = None
         if spec.model.startswith("vllm/") and todo:
             from agents.vllm_server import VllmUnavailable, plan_vllm
 
@@ -671,6 +697,7 @@ def _main(argv: list[str] | None = None) -> int:
                     console.print(f"starting vllm serve {vllm.model} (tool-call parser {vllm.tool_call_parser}) …")
                     base_url = stack.enter_context(vllm).base_url
                     served = f"vllm serve --tool-call-parser {vllm.tool_call_parser}"
+                    watch = vllm.watch
             except ValueError as exc:  # no tool-call parser known for the model: a usage error
                 return fail(str(exc), 2)
             except (VllmUnavailable, TimeoutError) as exc:
@@ -685,6 +712,7 @@ def _main(argv: list[str] | None = None) -> int:
             except (LocalModelUnavailable, ModelIntegrityError, ValueError) as exc:
                 return fail(str(exc), 1)
             base_url = server.base_url
+            watch = server.watch
         if todo and cache is not None and not spec.model.startswith("local/"):
             served, why_not = served_identity(spec, base_url, served)
             if why_not:
@@ -692,16 +720,16 @@ def _main(argv: list[str] | None = None) -> int:
                 cache = None
         if todo:
             factory = SpecEndpointFactory(spec, base_url, cache.path if cache is not None else None, served, cache)
-            rc = _run(run, conditions, factory, todo, console, opts)
+            rc = _run(run, conditions, factory, todo, console, opts, watch=watch)
             if rc:
                 return rc
         wall = time.time() - t0
-        _report(run, wall, out, console)
-    return 0
+        failed = _report(run, wall, out, console)
+    return EXIT_ERRORS if failed else EXIT_OK
 
 
 def _run(run: Prepared, conditions: list[Any], factory: Any, todo: int, console: Console,
-         opts: dict[str, Any] | None = None) -> int:
+         opts: dict[str, Any] | None = None, *, watch: Watch | None = None) -> int:
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False)
     tally: Counter[tuple[str, str]] = Counter()
@@ -728,14 +756,20 @@ def _run(run: Prepared, conditions: list[Any], factory: Any, todo: int, console:
                     return 1
             else:
                 asyncio.run(run_all(run.run_id, run.spec, run.store, run.work, conditions, factory, on_result,
-                                    prices=run.prices))
+                                    prices=run.prices, watch=watch))
+        except RunStopped as exc:
+            progress.stop()
+            fail(f"run stopped: {exc}", EXIT_STOPPED)
+            print(f"completed samples are stored; resume with --resume {run.run_dir}", file=sys.stderr)
+            return EXIT_STOPPED
         except KeyboardInterrupt:
             console.print(f"interrupted: completed samples are stored; resume with --resume {run.run_dir}")
             return 130
     return 0
 
 
-def _report(run: Prepared, wall: float, out: Console, console: Console) -> None:
+def _report(run: Prepared, wall: float, out: Console, console: Console) -> int:
+    """Print the table, write the report files; returns how many samples of the run ended in error."""
     spec, store = run.spec, run.store
     ids = {s.id for s, _ in run.work}
     results = [r for r in store.results(with_trace=False) if r.sample_id in ids and r.condition in spec.conditions]
@@ -780,6 +814,10 @@ def _report(run: Prepared, wall: float, out: Console, console: Console) -> None:
     cost = f" · ${meta['cost_usd']:.4f}" if meta["cost_usd"] else ""
     out.print(f"wall {wall:.1f} s · {out_tokens} output tokens{cost} · {len(results)} results"
               + (f" · {failed} failed samples (see results.jsonl)" if failed else "") + f" · run dir {run.run_dir}")
+    if failed:
+        console.print(f"incomplete: {failed} samples ended in error and are left out of accuracy and the gap; "
+                      f"--resume {run.run_dir} retries them (exit code {EXIT_ERRORS})")
+    return int(failed)
 
 
 if __name__ == "__main__":

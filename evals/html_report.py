@@ -1,7 +1,8 @@
 """``report.html``: one self-contained offline page (inline CSS and SVG, no script, no CDN, no fonts).
 
 Shows the gap per task with its 95 % interval as a chart, accuracy by region per condition as a chart, and
-the tables: per task, breakdowns, and the run-vs-run comparison when a baseline run was given.
+the tables: per task (accuracy over answered samples, answer-status shares, errors apart, tasks with errors
+marked incomplete), breakdowns, and the run-vs-run comparison when a baseline run was given.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ body{font:14px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24p
 h1{font-size:20px}h2{font-size:17px;margin-top:32px}table{border-collapse:collapse;margin:8px 0}
 th,td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}th{background:#f4f4f4}.meta td{text-align:left}
-.note{color:#666;font-size:12px}.wide{overflow-x:auto}svg text{font:12px system-ui,sans-serif}
+.note{color:#666;font-size:12px}.incomplete{color:#a00}.wide{overflow-x:auto}svg text{font:12px system-ui,sans-serif}
 """
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
 
@@ -117,7 +118,8 @@ def _table(headers: list[str], rows: list[list[Any]]) -> str:
 
 
 def task_table(tasks: list[dict[str, Any]], conditions: list[str]) -> str:
-    headers = ["task", "condition", "n", "accuracy %", "95 % CI", "mean score", "parse fail %", "failed", "n/a",
+    headers = ["task", "condition", "n", "accuracy %", "95 % CI", "mean score", "answered %", "hedged %",
+               "unparsed %", "refused %", "errors", "n/a",
                "error (median)", "tool calls/sample", "tool error %", "gap pts [95 % CI]", "McNemar p",
                "right→wrong", "wrong→right", "output tokens", "cost USD", "latency s"]
     rows = []
@@ -128,9 +130,12 @@ def task_table(tasks: list[dict[str, Any]], conditions: list[str]) -> str:
                 continue
             g = (t.get("gap") or {}).get(c)
             es = s.get("error_summary")
+            shares = s.get("status_shares") or {}
             rows.append([
-                t["task"], c, s["n"], _pct(s["accuracy"]), f"{_pct(s['ci'][0])}–{_pct(s['ci'][1])}",
-                f"{s['mean_score']:.3f}", _pct(s["parse_failure_rate"]), s["errors"], s["not_applicable"],
+                t["task"] + ("" if t.get("complete", True) else " (incomplete)"), c, s["n"], _pct(s["accuracy"]),
+                f"{_pct(s['ci'][0])}–{_pct(s['ci'][1])}", f"{s['mean_score']:.3f}",
+                *(_pct(shares.get(k)) for k in ("answered", "hedged", "unparsed", "refused")),
+                s["errors"], s["not_applicable"],
                 f"{es['median']:.3g} {s.get('error_unit') or ''}".strip() if es else "–",
                 f"{s['tool_calls_per_sample']:.2f}", _pct(s["tool_error_rate"]),
                 f"{_spct(g['gap'])} [{_spct(g['ci'][0])}, {_spct(g['ci'][1])}]" if g and g["n_paired"] else "–",
@@ -190,8 +195,15 @@ def render(report: dict[str, Any]) -> str:
         sections += [f"<h2>Against baseline run {_e(meta.get('baseline_run_dir', ''))}</h2>",
                      _table(["task", "condition", "n paired", "baseline acc %", "this run acc %",
                              "difference pts [95 % CI]", "McNemar p", "right→wrong", "wrong→right"], rows)]
-    sections.append('<p class="note">Accuracy intervals: Wilson 95 %. Gaps: paired on the same sample ids, '
-                    "percentile bootstrap (2,000 resamples); p: exact McNemar on the discordant pairs.</p>")
+    incomplete = [t["task"] for t in tasks if not t.get("complete", True)]
+    if incomplete:
+        sections.insert(2, f'<p class="incomplete"><strong>Incomplete:</strong> samples ended in error in '
+                           f'{_e(", ".join(incomplete))}; they are left out of accuracy and the gap.</p>')
+    sections.append('<p class="note">n: samples the model answered; samples whose model call failed (errors) are '
+                    "left out of accuracy, the gap and McNemar. Answer statuses: answered (one answer, creditable), "
+                    "hedged (several candidates), unparsed (no answer found), refused. Accuracy intervals: Wilson 95 %. "
+                    "Gaps: paired on the same sample ids answered in both conditions, percentile bootstrap (2,000 "
+                    "resamples); p: exact McNemar on the discordant pairs.</p>")
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>geogap report</title>"
             f"<style>{CSS}</style></head><body>{''.join(sections)}</body></html>")
 

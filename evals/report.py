@@ -12,6 +12,7 @@ from rich.table import Table
 from agents.secrets import redact_json
 from evals.analysis import (
     ALL_TASKS,
+    ANSWER_STATUSES,
     BASELINE_CONDITION,
     ConditionSummary,
     TaskComparison,
@@ -35,11 +36,19 @@ def _signed(x: float) -> str:
     return "nan" if math.isnan(x) else f"{100 * x:+.1f}"
 
 
+def status_shares(s: ConditionSummary) -> str:
+    """``answered/hedged/unparsed/refused`` shares in whole percent, e.g. ``71/14/14/0``."""
+    return "/".join(f"{100 * s.status_shares.get(k, 0.0):.0f}" for k in ANSWER_STATUSES)
+
+
 def render_table(comparisons: list[TaskComparison], conditions: list[str], title: str = "",
                  baseline: str = BASELINE_CONDITION) -> Table:
-    """Per task: n, accuracy [Wilson CI] per condition, gap vs ``baseline`` [bootstrap CI] with McNemar p,
-    parse failures, tool calls per sample and failed samples."""
-    table = Table(title=title or "Tool-free gap", show_lines=False)
+    """Per task: answered samples n, accuracy [Wilson CI] per condition, gap vs ``baseline`` [bootstrap CI] with
+    McNemar p, the answer-status shares per condition, tool calls per sample and samples ended in error. A task
+    with errors is marked incomplete; errors are in neither n, accuracy nor the gap."""
+    table = Table(title=title or "Tool-free gap", show_lines=False,
+                  caption="n: answered samples (errors left out of accuracy and gap) · status %: answered/hedged/"
+                          "unparsed/refused")
     table.add_column("task")
     table.add_column("n", justify="right")
     for c in conditions:
@@ -47,12 +56,15 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
     others = [c for c in conditions if c != baseline]
     for c in others:
         table.add_column(f"gap {c} (pts) [95% CI] p", justify="right")
-    table.add_column("parse fail", justify="right")
+    for c in conditions:
+        table.add_column(f"{c} status %", justify="right")
     table.add_column("tool calls/sample", justify="right")
-    table.add_column("failed", justify="right")
+    table.add_column("errors", justify="right")
     for comp in comparisons:
-        n = max((s.n for s in comp.conditions.values()), default=0)
-        row = [comp.task, str(n)]
+        present = [comp.conditions[c] for c in conditions if c in comp.conditions]
+        ns = sorted({s.n for s in present})
+        row = [comp.task + ("" if comp.complete else " (incomplete)"),
+               " / ".join(str(s.n) for s in present) if len(ns) > 1 else str(ns[0] if ns else 0)]
         for c in conditions:
             s = comp.conditions.get(c)
             row.append(f"{_pct(s.accuracy)} [{_pct(s.ci[0])}, {_pct(s.ci[1])}]" if s and s.n else "–")
@@ -60,8 +72,9 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
             g = (comp.gap or {}).get(c)
             row.append(f"{_signed(g['gap'])} [{_signed(g['ci'][0])}, {_signed(g['ci'][1])}] {g['mcnemar_p']:.2g}"
                        if g and g["n_paired"] else "–")
-        present = [comp.conditions[c] for c in conditions if c in comp.conditions]
-        row.append(" / ".join(str(s.parse_failures) for s in present))
+        for c in conditions:
+            s = comp.conditions.get(c)
+            row.append(status_shares(s) if s and s.n else "–")
         row.append(" / ".join(f"{s.tool_calls_per_sample:.1f}" for s in present))
         row.append(" / ".join(str(s.errors) for s in present))
         if comp.task == ALL_TASKS:

@@ -4,7 +4,9 @@ Asynchronous, with at most ``spec.max_connections`` samples in flight. Model cal
 :class:`~agents.model_call.ModelCaller` (retries with backoff on rate limits, 5xx and timeouts; the cache).
 Per-sample limits: model calls (steps), tool calls, tokens, wall time. A sample that still fails (provider
 error after retries, a timeout, a crash in a parser) is stored with its error and partial trace, and the run
-goes on. Each result is committed on its own, so a killed run loses no completed sample; work already
+goes on — unless the endpoint itself is gone: after :data:`DEAD_ENDPOINT_AFTER` consecutive samples that failed
+to connect (refused, DNS, TLS), or as soon as ``watch`` reports that a model server this run started has died,
+the run stops with :class:`RunStopped` (samples in flight are cancelled, not stored). Each result is committed on its own, so a killed run loses no completed sample; work already
 completed in the store is skipped, so re-running the same run directory resumes it and redoes only missing or
 failed samples. Conditions run one after another (all intrinsic answers, then all tool answers) so a local
 server keeps its prompt cache warm.
@@ -21,6 +23,7 @@ from typing import TypeVar
 from langchain_core.language_models import BaseChatModel
 
 from agents.model_call import AgentError, ModelCaller, RetryPolicy, describe
+from agents.secrets import redact
 from agents.tool_agent import AgentLimits
 from agents.trace import AgentResult, TraceEvent
 from evals.conditions import AnswerContext, Condition, NotApplicable
@@ -31,7 +34,31 @@ from tasks.base import Task
 from tasks.records import Parsed, Sample, Score
 
 ProgressFn = Callable[[SampleResult], None]
+Watch = Callable[[], "str | None"]
 T = TypeVar("T")
+DEAD_ENDPOINT_AFTER = 3
+"""Consecutive samples failing to connect after which the endpoint is taken for dead and the run stops."""
+WATCH_INTERVAL_S = 0.2
+CONNECTION_LABEL = "connection:"  # how agents.model_call labels a call that could not reach the endpoint
+
+
+class RunStopped(Exception):
+    """The run cannot go on (its model server died, its endpoint is unreachable); completed samples are stored
+    and ``--resume`` continues."""
+
+
+def connection_failure(result: SampleResult) -> bool:
+    """Whether ``result`` failed because its last model call never reached the endpoint (refused, DNS, TLS)."""
+    if result.status != "error":
+        return False
+    calls = [e for e in result.trace if e.kind == "model_call"]
+    return bool(calls) and calls[-1].status == "error" and (calls[-1].error or "").startswith(CONNECTION_LABEL)
+
+
+def endpoint_name(model: object, spec: RunSpec) -> str:
+    """The endpoint a run calls, credentials masked: the factory's or the spec's base URL, else the provider."""
+    url = getattr(model, "base_url", None) or spec.base_url
+    return redact(str(url)) if url else f"{spec.model} (the provider's API)"
 
 
 @dataclass(frozen=True)
@@ -184,31 +211,69 @@ async def drain(items: Iterator[T], size: int, work: Callable[[T], Awaitable[Non
             group.create_task(worker())
 
 
+async def _watch(watch: Watch) -> None:
+    """Raise :class:`RunStopped` as soon as ``watch`` names a reason (polled every ``WATCH_INTERVAL_S``)."""
+    while True:
+        if (reason := watch()) is not None:
+            raise RunStopped(reason)
+        await asyncio.sleep(WATCH_INTERVAL_S)
+
+
 async def run_all(run_id: str, spec: RunSpec, store: RunStore, work: list[tuple[Sample, Task]],
                   conditions: list[Condition], model: BaseChatModel | EndpointFactory,
-                  on_result: ProgressFn | None = None, *, prices: PriceTable | None = None) -> int:
+                  on_result: ProgressFn | None = None, *, prices: PriceTable | None = None,
+                  watch: Watch | None = None) -> int:
     """Run every missing (sample, condition, epoch); returns how many results were written.
 
     ``model`` is a chat model (used for every epoch, with a default caller) or a factory giving each epoch's
-    :class:`Endpoint` (or chat model). At most ``spec.max_connections`` samples are in flight.
+    :class:`Endpoint` (or chat model). At most ``spec.max_connections`` samples are in flight. ``watch``
+    returns why the run cannot go on (e.g. the model server died), or None. Raises :class:`RunStopped` when
+    ``watch`` reports or after :data:`DEAD_ENDPOINT_AFTER` consecutive connection failures; what completed
+    before stays stored.
     """
     done = store.completed()
     tries = store.attempts()
     endpoints: dict[int, Endpoint] = {}
     written = 0
+    unreachable = 0
 
     async def one(item: tuple[Sample, Task, Condition, int]) -> None:
-        nonlocal written
+        nonlocal written, unreachable
         sample, task, cond, epoch = item
         if epoch not in endpoints:
             endpoints[epoch] = resolve_endpoint(model, spec, epoch)
         result = await answer_sample(run_id, spec, sample, task, cond, endpoints[epoch], epoch, prices=prices,
                                      attempts=tries.get((sample.id, cond.name, epoch), 0) + 1)
+        if watch is not None and result.status == "error" and (reason := watch()) is not None:
+            raise RunStopped(reason)  # the sample failed because the server died: not stored, resume redoes it
         store.add_result(result)
         written += 1
         if on_result:
             on_result(result)
+        unreachable = unreachable + 1 if connection_failure(result) else 0 if result.status == "ok" else unreachable
+        if unreachable >= DEAD_ENDPOINT_AFTER:
+            last = (result.error or "")[:200]
+            raise RunStopped(f"endpoint {endpoint_name(model, spec)} is unreachable: {unreachable} samples in a "
+                             f"row could not connect ({last})")
 
-    for cond in conditions:  # one condition after another: a local server keeps its prompt cache warm
-        await drain(_pending_iter(done, work, cond, spec.epochs), spec.max_connections, one)
+    async def every_condition() -> None:
+        for cond in conditions:  # one condition after another: a local server keeps its prompt cache warm
+            await drain(_pending_iter(done, work, cond, spec.epochs), spec.max_connections, one)
+
+    try:
+        async with asyncio.TaskGroup() as group:
+            watcher = group.create_task(_watch(watch)) if watch is not None else None
+            await every_condition()
+            if watcher is not None:
+                watcher.cancel()
+    except* RunStopped as stopped:
+        raise _first_leaf(stopped) from None
     return written
+
+
+def _first_leaf(group: BaseExceptionGroup[RunStopped]) -> RunStopped:
+    first: BaseException = group
+    while isinstance(first, BaseExceptionGroup):
+        first = first.exceptions[0]
+    assert isinstance(first, RunStopped)
+    return first

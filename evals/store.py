@@ -3,14 +3,19 @@
 Tables: ``run`` (the spec: full config, package versions, git revision, dataset hash), ``samples`` (what was
 asked), ``results`` (one row per sample, condition and epoch: the full record as JSON plus columns for
 queries) and ``events`` (trace events in order). Every result is committed in its own transaction as soon as
-it is known, so killing the process at any moment loses no completed sample. Everything written passes
+it is known, so killing the process at any moment loses no completed sample. A run that writes holds an
+exclusive lock on ``run.lock`` (``fcntl.flock``, released when the store closes or the process exits), so a
+second run into a directory in use is refused. ``results.answer_status`` is the score's answer status
+(answered, hedged, unparsed, refused; added to older stores when they are opened for writing). Everything written passes
 through :func:`agents.secrets.redact_json` (secrets masked in string values before serialization): API keys
 and authorisation headers never reach the file.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import time
 from collections import defaultdict
@@ -28,7 +33,7 @@ CREATE TABLE IF NOT EXISTS samples (
 CREATE TABLE IF NOT EXISTS results (
   sample_id TEXT NOT NULL, condition TEXT NOT NULL, epoch INTEGER NOT NULL, task TEXT NOT NULL,
   status TEXT NOT NULL, correct INTEGER, value REAL, parse_failed INTEGER, record TEXT NOT NULL,
-  created REAL NOT NULL, PRIMARY KEY (sample_id, condition, epoch));
+  created REAL NOT NULL, answer_status TEXT, PRIMARY KEY (sample_id, condition, epoch));
 CREATE TABLE IF NOT EXISTS events (
   sample_id TEXT NOT NULL, condition TEXT NOT NULL, epoch INTEGER NOT NULL, seq INTEGER NOT NULL,
   kind TEXT NOT NULL, tool TEXT, status TEXT, record TEXT NOT NULL,
@@ -36,24 +41,64 @@ CREATE TABLE IF NOT EXISTS events (
 """
 DONE = ("ok", "not_applicable")
 Key = tuple[str, str, int]
+LOCK_NAME = "run.lock"
+RESULT_COLUMNS = ("sample_id, condition, epoch, task, status, correct, value, parse_failed, record, created, "
+                  "answer_status")
+
+
+class RunDirInUse(RuntimeError):
+    """Another process is writing a run into this directory."""
+
+
+def _lock(run_dir: Path) -> int:
+    """An exclusive, non-blocking ``flock`` on ``run_dir/run.lock`` (its fd); raises :class:`RunDirInUse`."""
+    fd = os.open(run_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 64, 0).decode(errors="replace").strip()
+        os.close(fd)
+        raise RunDirInUse(f"{run_dir} is in use by another run{f' (pid {holder})' if holder else ''}; wait for it "
+                          "to finish or choose another --output") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
 
 
 class RunStore:
     """Read and write one run directory's ``run.sqlite``."""
 
-    def __init__(self, run_dir: Path, *, create: bool = True) -> None:
+    def __init__(self, run_dir: Path, *, create: bool = True, exclusive: bool = False) -> None:
+        """Open (or create) the store; ``exclusive``: hold the directory's run lock until :meth:`close`."""
         self.run_dir = Path(run_dir)
         self.path = self.run_dir / "run.sqlite"
         if not create and not self.path.exists():
             raise FileNotFoundError(f"no run store in {self.run_dir} (expected {self.path.name})")
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, timeout=30)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        self._lock_fd = _lock(self.run_dir) if exclusive else None
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(results)")}
+            if "answer_status" not in columns:  # a store written before answer statuses existed
+                with self.db:
+                    self.db.execute("ALTER TABLE results ADD COLUMN answer_status TEXT")
+                    self.db.execute("UPDATE results SET answer_status = CASE WHEN parse_failed = 1 THEN 'unparsed' "
+                                    "ELSE 'answered' END WHERE status = 'ok'")
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the descriptor releases the flock
+            self._lock_fd = None
 
     def close(self) -> None:
         self.db.close()
+        self._unlock()
 
     def __enter__(self) -> RunStore:
         return self
@@ -98,11 +143,12 @@ class RunStore:
             self.db.execute("DELETE FROM events WHERE sample_id=? AND condition=? AND epoch=?",
                             (r.sample_id, r.condition, r.epoch))
             self.db.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT OR REPLACE INTO results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (r.sample_id, r.condition, r.epoch, r.task, r.status,
                  None if score is None else int(score.correct), None if score is None else score.value,
                  None if score is None else int(score.parse_failed),
-                 redact_json(r, exclude={"trace"}), time.time()),
+                 redact_json(r, exclude={"trace"}), time.time(),
+                 None if score is None or r.status != "ok" else score.status),
             )
             self.db.executemany(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

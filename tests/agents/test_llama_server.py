@@ -38,3 +38,71 @@ def test_normalise_null_content_and_strip_echoed_call_text() -> None:
     assert msgs[0]["content"] == "x" and msgs[0]["tool_calls"][0]["function"]["arguments"] == {}
     assert msgs[1]["content"] == ""
     json.dumps(msgs)
+
+
+# --- portability of the llama.cpp build (agents.local_model.check_build) ---
+
+PORTABLE_INFO = ("CPU : SSE3 = 1 | SSSE3 = 1 | AVX = 1 | AVX2 = 1 | F16C = 1 | FMA = 1 | BMI2 = 1 | LLAMAFILE = 1 | "
+                 "OPENMP = 1 | REPACK = 1 | ")
+NATIVE_INFO = ("CPU : SSE3 = 1 | SSSE3 = 1 | AVX = 1 | AVX_VNNI = 0 | AVX2 = 1 | F16C = 1 | FMA = 1 | BMI2 = 1 | "
+               "AVX512 = 1 | AVX512_VBMI = 1 | AVX512_VNNI = 1 | AVX512_BF16 = 1 | AMX_INT8 = 1 | LLAMAFILE = 1 | ")
+CPU_AVX2 = "processor\t: 0\nflags\t\t: fpu sse3 ssse3 avx avx2 fma f16c bmi2\n"
+CPU_AMX = CPU_AVX2.rstrip("\n") + " avx512f avx512vbmi avx512_vnni avx512_bf16 amx_int8 amx_tile\n"
+
+
+def test_compiled_features_read_only_those_set_to_one() -> None:
+    from agents.local_model import beyond_avx2, compiled_features
+
+    assert "AVX2" in compiled_features(PORTABLE_INFO) and "AVX_VNNI" not in compiled_features(NATIVE_INFO)
+    assert beyond_avx2(compiled_features(PORTABLE_INFO)) == set()
+    assert beyond_avx2(compiled_features(NATIVE_INFO)) == {"AVX512", "AVX512_VBMI", "AVX512_VNNI", "AVX512_BF16",
+                                                           "AMX_INT8"}
+
+
+def test_build_verdict_refuses_missing_instructions_and_warns_beyond_avx2() -> None:
+    from agents.local_model import REINSTALL_COMMAND, build_verdict
+
+    assert build_verdict(PORTABLE_INFO, CPU_AVX2) == (None, None)
+    refusal, warning = build_verdict(NATIVE_INFO, CPU_AVX2)  # built on an AMX machine, run on an AVX2 one
+    assert warning is None and refusal is not None
+    assert "AMX_INT8" in refusal and "AVX512" in refusal and REINSTALL_COMMAND in refusal
+    refusal, warning = build_verdict(NATIVE_INFO, CPU_AMX)  # advertised: may still be unrunnable in a VM
+    assert refusal is None and warning is not None and "beyond the portable AVX2 build" in warning
+    assert build_verdict(NATIVE_INFO, None)[1] is not None  # unknown CPU: warn, never refuse blindly
+
+
+def test_check_build_raises_a_one_line_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import agents.local_model as lm
+
+    if lm.platform.machine().lower() not in ("x86_64", "amd64"):
+        pytest.skip("the check applies to x86-64 only")
+    monkeypatch.setattr(lm, "build_verdict", lambda info, cpu: ("refused: reinstall", None))
+    with pytest.raises(lm.NonPortableBuild, match="refused: reinstall"):
+        lm.check_build(NATIVE_INFO)
+    assert issubclass(lm.NonPortableBuild, lm.LocalModelUnavailable)  # evals.compare: one line, exit code 1
+
+
+def test_the_installed_llama_cpp_build_is_portable() -> None:
+    """CI proves the README's CMAKE_ARGS: the installed build has no AVX-512 or AMX compiled in."""
+    pytest.importorskip("llama_cpp")
+    from agents.local_model import beyond_avx2, compiled_features, llama_system_info
+
+    info = llama_system_info()
+    features = compiled_features(info)
+    if "AVX2" not in features and "NEON" in features:
+        pytest.skip("an ARM build: the x86 portability flags do not apply")
+    assert "AVX2" in features and "FMA" in features, info
+    assert beyond_avx2(features) == set(), f"llama-cpp-python was built non-portably: {info}"
+
+
+def test_sigill_is_named_with_the_reinstall_command() -> None:
+    import signal
+
+    from agents.local_model import REINSTALL_COMMAND, LocalModelServer
+
+    server = LocalModelServer()
+    line = server.describe_exit(-signal.SIGILL)
+    assert line.startswith("local model server was killed by SIGILL") and REINSTALL_COMMAND in line
+    assert server.describe_exit(-signal.SIGKILL) == "local model server was killed by SIGKILL"
+    assert server.describe_exit(3) == "local model server exited with code 3"
+    assert server.exit_cause() is None  # never started: nothing died

@@ -4,6 +4,11 @@ Each POST to ``/v1/chat/completions`` is answered by ``respond(body, headers, n)
 0), which returns a :class:`Reply`: a completion (text or tool calls, with raw argument strings so malformed
 JSON can be sent), an HTTP error with headers (429 + Retry-After, 500, ...), a delay before answering (client
 timeouts), or raw bytes (truncated JSON). Every request's body and headers are kept in ``requests``.
+
+Run as a script (``python fault_server.py --port N [--die-after K] [--log FILE]``) it is a stand-in for the
+embedded model server process: it answers every question with ``FINAL ANSWER: 100 km``, appends each question
+to ``--log`` (one JSON string a line), and kills itself with SIGILL on request ``K`` (counted from 0), before
+answering it — as llama.cpp built for instructions the CPU cannot run does.
 """
 
 from __future__ import annotations
@@ -57,7 +62,7 @@ Responder = Callable[[dict[str, Any], dict[str, str], int], Reply]
 class FaultServer:
     """``with FaultServer(respond) as server: ... server.url ...``"""
 
-    def __init__(self, respond: Responder) -> None:
+    def __init__(self, respond: Responder, port: int = 0) -> None:
         self.respond = respond
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
@@ -69,6 +74,14 @@ class FaultServer:
 
             def log_message(self, format: str, *args: Any) -> None:  # quiet
                 pass
+
+            def do_GET(self) -> None:  # noqa: N802 - readiness probe of agents.server_process
+                data = json.dumps({"object": "list", "data": [{"id": "local", "object": "model"}]}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 length = int(self.headers.get("content-length") or 0)
@@ -92,7 +105,7 @@ class FaultServer:
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
                     pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
@@ -116,3 +129,36 @@ def user_prompt(body: dict[str, Any]) -> str:
 
 def tool_results(body: dict[str, Any]) -> list[dict[str, Any]]:
     return [m for m in body.get("messages", []) if m.get("role") == "tool"]
+
+
+def _serve_as_process() -> None:  # pragma: no cover - runs in a child process
+    import argparse
+    import resource
+    import signal
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--die-after", type=int)
+    parser.add_argument("--log")
+    args = parser.parse_args()
+
+    def respond(body: dict[str, Any], headers: dict[str, str], n: int) -> Reply:
+        print(f"fake model server: request {n}", flush=True)
+        if args.die_after is not None and n >= args.die_after:
+            print("fake model server: executing an illegal instruction", flush=True)
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # no core file
+            signal.pthread_kill(threading.get_ident(), signal.SIGILL)  # this thread: no reply can slip out
+            while True:
+                time.sleep(1)
+        if args.log:
+            with open(args.log, "a") as f:
+                f.write(json.dumps(user_prompt(body)) + "\n")
+        return completion("FINAL ANSWER: 100 km")
+
+    server = FaultServer(respond, port=args.port)
+    print(f"fake model server on port {args.port}", flush=True)
+    server.httpd.serve_forever()
+
+
+if __name__ == "__main__":
+    _serve_as_process()

@@ -34,9 +34,9 @@ def dataset() -> list[SampleResult]:
                          parse_failed=i == 9))
         rs.append(result(i, "tools", i >= 2, region="EU" if i < 5 else "AS", tool_calls=2,
                          tool_errors=1 if i == 0 else 0))
-    rs.append(result(10, "tools", False, status="error"))  # failed: counts as wrong, unpaired (no intrinsic)
+    rs.append(result(10, "tools", False, status="error"))  # failed: not an answer, unpaired (no intrinsic)
     rs.append(result(11, "intrinsic", True))
-    rs.append(result(11, "tools", False, status="error"))  # failed on one side: paired, counts as wrong
+    rs.append(result(11, "tools", False, status="error"))  # failed on one side: not a pair, not in accuracy
     rs.append(result(12, "intrinsic", True, status="not_applicable"))
     return rs
 
@@ -47,19 +47,22 @@ def test_summary_counts_accuracy_tool_use_and_failures() -> None:
     assert (i.n, i.correct, i.not_applicable, i.parse_failures) == (11, 5, 1, 1)
     assert i.parse_failure_rate == pytest.approx(1 / 11)
     assert i.error_summary == {"n": 10, "mean": 4.5, "median": 4.5, "p90": pytest.approx(8.1), "max": 9.0}
-    assert (t.n, t.correct, t.errors) == (12, 8, 2)
-    assert t.tool_calls_per_sample == pytest.approx(20 / 12) and t.tool_error_rate == pytest.approx(1 / 20)
-    assert t.samples_with_tool_calls == 10 and t.cost_usd == pytest.approx(0.012)
+    assert i.complete and i.errors == 0
+    # errors are not answers: 2 failed tools samples are in neither n nor accuracy, and mark the condition incomplete
+    assert (t.n, t.correct, t.errors, t.complete) == (10, 8, 2, False) and t.accuracy == pytest.approx(0.8)
+    assert t.tool_calls_per_sample == pytest.approx(20 / 10) and t.tool_error_rate == pytest.approx(1 / 20)
+    assert t.samples_with_tool_calls == 10 and t.cost_usd == pytest.approx(0.012)  # what failed was spent too
 
 
 def test_paired_gap_right_to_wrong_and_mcnemar() -> None:
     [comp] = compare(dataset(), ["intrinsic", "tools"])
     g = comp.gap["tools"]
-    # paired items: 0..9 and 11 (10 has no intrinsic answer, 12 is not applicable)
-    assert g["n_paired"] == 11 and g["gained"] == 6 and g["lost"] == 3
-    assert g["right_to_wrong"] == 3 and g["wrong_to_right"] == 6
-    assert g["gap"] == pytest.approx((8 - 5) / 11)
-    assert g["mcnemar_p"] == pytest.approx(2 * (1 + 9 + 36 + 84) / 512)
+    # paired items: 0..9 (10 has no intrinsic answer, 11 failed with tools, 12 is not applicable)
+    assert g["n_paired"] == 10 and g["gained"] == 6 and g["lost"] == 2
+    assert g["right_to_wrong"] == 2 and g["wrong_to_right"] == 6
+    assert g["gap"] == pytest.approx((8 - 4) / 10)
+    assert g["mcnemar_p"] == pytest.approx(2 * (1 + 8 + 28) / 256)  # exact binomial, 2 of 8 discordant
+    assert not comp.complete and comp.errors == 2
     assert g["ci"][0] < g["gap"] < g["ci"][1]
 
 
@@ -92,7 +95,7 @@ def test_reports_json_table_and_offline_html(tmp_path: Path) -> None:
     assert data["breakdowns"]["region"] and data["baseline_run"][0]["gap"] == 0.0
     rows = [*compare(rs, ["intrinsic", "tools"]), overall(rs, ["intrinsic", "tools"])]
     cells = render_table(rows, ["intrinsic", "tools"]).columns[0]._cells
-    assert cells == ["fam.t", "other.t", "all"]
+    assert cells == ["fam.t (incomplete)", "other.t", "all (incomplete)"]  # fam.t has samples ended in error
     page = render(data)
     assert "<svg" in page and page.count("<circle") == 2  # one gap interval per task
     assert "Accuracy by region" in page and page.count("<rect") >= 4
