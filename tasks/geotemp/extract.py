@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict
 from tasks.answers import FINAL_RE, is_refusal
 from tasks.records import AnswerStatus, Parsed
 
-MAX_REPLY_CHARS = 20_000
+MAX_REPLY_CHARS = 8_000
 """Only the last this many characters of a reply are parsed (its answer is at the end), keeping parsing fast."""
 
 MONTHS: dict[str, int] = {
@@ -453,10 +453,12 @@ def _pick(times: list[_Time], utc_target: bool, text: str = "", place: str | Non
     if place:
         pool = [t for t in pool if not _elsewhere(text, t, place)] or pool
     kept = []
+    outside = False  # a time outside brackets was kept
     for t in pool:
-        if t.in_parens and any(not k.in_parens for k in kept):
+        if t.in_parens and outside:
             continue  # an aside after the answer: "10:34 AM (08:34 UTC)", "(If you meant ..., 3 PM.)"
         kept.append(t)
+        outside = outside or not t.in_parens
     return kept[-1] if kept else None
 
 

@@ -180,6 +180,8 @@ def find_forecast(segment: str, sample: Sample) -> Parsed:
         return Parsed.failure(segment, f"no option letter or camera id in the answer: {segment[:80]!r}")
     if all(len(o) == 1 for o in options) and len(set(cams)) > 1:
         return Parsed.hedged(segment, f"several cameras where one is asked for: {' '.join(cams)[:80]}")
+    segs = distinct(segs)  # the same camera and interval written twice is one segment
+    cams = [c for c, _ in segs]
     hits = [i for i, o in enumerate(options) if o == cams]
     return Parsed.success(segment, {"choice": hits[0] if hits else None,
                                     "segments": [[c, list(iv) if iv else None] for c, iv in segs]})
