@@ -417,7 +417,7 @@ def make_spec(opts: dict[str, Any]) -> RunSpec:
         epochs=opts["epochs"], temperature=opts["temperature"], max_tokens=opts["max_tokens"],
         max_steps=opts["max_steps"], max_tool_calls=opts["max_tool_calls"],
         max_sample_tokens=opts["max_sample_tokens"], sample_timeout_s=opts["sample_timeout"],
-        call_timeout_s=opts["call_timeout"],
+        call_timeout_s=opts["call_timeout"], max_reply_bytes=opts["max_reply_bytes"], api_key_env=opts["api_key_env"],
         max_connections=opts["max_connections"] or (1 if provider == "local" else 8),
         max_attempts=opts["max_attempts"], retry_base_delay_s=opts["retry_delay"], cache=cache,
         dataset=check_dataset(opts, list(limits)), dataset_kind=opts["dataset_kind"], versions=_versions(), git_revision=_git_revision(),
@@ -640,15 +640,20 @@ def main(argv: list[str] | None = None) -> int:
     """The CLI. Ctrl-C before the run starts and a store or disk that cannot be written end with one line."""
     try:
         return _main(argv)
-    except KeyboardInterrupt:
-        return fail("interrupted before the run started; nothing was run", 130)
-    except sqlite3.Error as exc:
-        return fail(f"cannot read or write a run store or the model-call cache: {exc}; completed samples are "
-                    "stored: fix the cause, then --resume the run directory", 1)
-    except OSError as exc:
-        where = f" ({exc.filename})" if exc.filename else ""
-        return fail(f"{exc.strerror or exc}{where}; completed samples are stored: fix the cause, then --resume "
-                    "the run directory", 1)
+    except (KeyboardInterrupt, sqlite3.Error, OSError, BaseExceptionGroup) as caught:
+        exc: BaseException = caught
+        while isinstance(exc, BaseExceptionGroup):  # the runner's task groups wrap what their tasks raised
+            exc = exc.exceptions[0]
+        if isinstance(exc, KeyboardInterrupt):
+            return fail("interrupted before the run started; nothing was run", 130)
+        if isinstance(exc, sqlite3.Error):
+            return fail(f"cannot read or write a run store or the model-call cache: {exc}; completed samples are "
+                        "stored: fix the cause, then --resume the run directory", 1)
+        if isinstance(exc, OSError):
+            where = f" ({exc.filename})" if exc.filename else ""
+            return fail(f"{exc.strerror or exc}{where}; completed samples are stored: fix the cause, then "
+                        "--resume the run directory", 1)
+        raise
 
 
 def _main(argv: list[str] | None = None) -> int:

@@ -53,8 +53,7 @@ class Viewer:
 
     def __init__(self, run_dirs: list[Path], wait_s: float = 2.0) -> None:
         self.runs: dict[str, RunHandle] = {}
-        self.broken: dict[Path, str] = {}
-        """Run directories left out because their store cannot be read, with the reason (one line each)."""
+        self.broken: dict[Path, str] = {}  # run directories whose store cannot be read, with the reason
         for rid, run in make_handles(run_dirs).items():
             try:
                 run.spec()

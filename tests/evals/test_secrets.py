@@ -46,9 +46,9 @@ def test_a_run_with_a_fake_key_leaves_no_trace_of_it(tmp_path: Path, monkeypatch
     with FaultServer(respond) as server:
         rc = main(["--model", "openai-compatible/fake", "--base-url", server.url + f"?api_key={KEY}",
                    "--tasks", TASK, "--limit", "3", "--condition", "intrinsic", "--output", str(run_dir),
-                   "--export", "jsonl,csv,parquet"])
+                   "--export", "jsonl,csv,parquet", "--api-key-env", "OPENAI_API_KEY"])
         sent = [r["headers"].get("authorization") for r in server.requests]
-    assert rc == 0
+    assert rc == 3  # the 401 sample ended in error
     assert f"Bearer {KEY}" in sent  # the key was really in play
     files = [p for p in [*run_dir.rglob("*"), *(tmp_path / "cache").rglob("*")] if p.is_file()]
     names = {p.name for p in files}
@@ -66,3 +66,32 @@ def test_a_run_with_a_fake_key_leaves_no_trace_of_it(tmp_path: Path, monkeypatch
     pq = pytest.importorskip("pyarrow.parquet")
     table = str(pq.read_table(run_dir / "results.parquet").to_pylist())  # compressed: check decoded text too
     assert "Incorrect API key provided" in table and KEY[3:20] not in table
+
+
+def test_openai_api_key_goes_to_a_base_url_only_when_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("MY_GATEWAY_KEY", "gw-key-0123456789")
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
+    with FaultServer(lambda body, headers, n: completion("FINAL ANSWER: 7 km")) as server:
+        base = ["--model", "openai-compatible/fake", "--base-url", server.url, "--tasks", TASK, "--limit", "1",
+                "--condition", "intrinsic", "--no-cache"]
+        assert main([*base, "--output", str(tmp_path / "a")]) == 0
+        assert main([*base, "--output", str(tmp_path / "b"), "--api-key-env", "MY_GATEWAY_KEY"]) == 0
+        sent = [r["headers"].get("authorization") for r in server.requests]
+    assert sent == ["Bearer not-needed", "Bearer gw-key-0123456789"]
+    assert not any(KEY in (s or "") for s in sent)
+
+
+def test_plain_http_to_another_machine_is_warned(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from agents.models import insecure_url
+
+    assert insecure_url("http://10.0.0.5:8000/v1") and insecure_url("http://llm.example/v1")
+    assert not insecure_url("https://llm.example/v1") and not insecure_url("http://127.0.0.1:8000/v1")
+    assert not insecure_url("http://localhost:8000/v1") and not insecure_url("http://[::1]:8000/v1")
+    rc = main(["--model", "openai-compatible/fake", "--base-url", "http://192.0.2.1:9/v1", "--tasks", TASK,
+               "--limit", "1", "--condition", "intrinsic", "--output", str(tmp_path / "r"), "--max-attempts", "1",
+               "--call-timeout", "0.5", "--no-cache"])
+    assert rc != 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert "http://192.0.2.1:9/v1 is plain http to another machine" in err

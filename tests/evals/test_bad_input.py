@@ -1,0 +1,152 @@
+"""Bad input never shows a traceback: each case is one ``error:`` line, a clear exit code, nothing half-written."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from fault_server import FaultServer, completion
+
+import evals.compare as compare_cli
+from evals.compare import main
+from evals.records import RunSpec
+from evals.store import RunStore
+from evals.view.__main__ import main as view_main
+
+TASK = "gpsbench.distance"
+
+
+def _one_error(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def _quick(tmp_path: Path, *extra: str) -> list[str]:
+    return ["--model", "openai-compatible/fake", "--base-url", "http://127.0.0.1:9/v1", "--tasks", TASK,
+            "--limit", "1", "--condition", "intrinsic", "--output", str(tmp_path / "run"), *extra]
+
+
+@pytest.mark.parametrize("flag, value, message", [
+    ("--temperature", "nan", "--temperature must be a finite number"),
+    ("--retry-delay", "nan", "--retry-delay must be a finite number"),
+    ("--call-timeout", "inf", "--call-timeout must be a finite number"),
+    ("--sample-timeout", "-inf", "--sample-timeout must be a finite number"),
+    ("--size", "99999999999999", "--size must be <= 100,000"),
+    ("--tasks", ",,,", "--tasks names no task"),
+    ("--output", "", "--output must name a directory"),
+    ("--max-reply-bytes", "10", "--max-reply-bytes must be >= 1024"),
+    ("--api-key-env", "GEOGAP_NO_SUCH_VARIABLE", "GEOGAP_NO_SUCH_VARIABLE: that environment variable is not set"),
+])
+def test_bad_flag_values_are_one_line_and_exit_2(flag: str, value: str, message: str, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*_quick(tmp_path), f"{flag}={value}"]) == 2  # the last value of a flag wins
+    assert message in _one_error(capsys)
+    assert not (tmp_path / "run").exists()  # nothing written
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"temperature = 1e400\n", "--temperature must be a finite number"),
+    (b"model = \"openai/x\"\n# caf\xe9 in Latin-1\n", "cannot read config"),
+])
+def test_bad_config_files_are_one_line_and_exit_2(content: bytes, message: str, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "run.toml"
+    config.write_bytes(content)
+    assert main([*_quick(tmp_path), "--config", str(config)]) == 2
+    assert message in _one_error(capsys)
+    assert not (tmp_path / "run").exists()
+
+
+def test_an_output_under_a_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("x")
+    args = _quick(tmp_path)
+    args[args.index("--output") + 1] = str(tmp_path / "file" / "run")
+    assert main(args) == 2
+    assert "is not a directory" in _one_error(capsys)
+
+
+def test_an_unwritable_output_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_access = compare_cli.os.access  # root may write anywhere: pretend this directory is read-only
+    monkeypatch.setattr(compare_cli.os, "access", lambda p, mode: False if Path(p) == locked else real_access(p, mode))
+    args = _quick(tmp_path)
+    args[args.index("--output") + 1] = str(locked / "run")
+    assert main(args) == 2
+    assert "cannot write in" in _one_error(capsys)
+    assert not (locked / "run").exists()
+
+
+def test_a_corrupt_store_on_resume_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "run.sqlite").write_bytes(b"not a database " * 200)
+    assert main(["--resume", str(tmp_path / "run")]) == 2
+    line = _one_error(capsys)
+    assert "cannot be read" in line and "corrupt" in line
+    assert (tmp_path / "run" / "run.sqlite").read_bytes() == b"not a database " * 200  # left as it was
+
+
+def test_an_old_store_on_resume_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    db = sqlite3.connect(run_dir / "run.sqlite")
+    db.execute("CREATE TABLE run (id TEXT PRIMARY KEY, spec TEXT NOT NULL, created REAL NOT NULL)")
+    db.execute("INSERT INTO run VALUES ('r', '{\"model_name\": \"x\"}', 0)")  # a spec of another format
+    db.commit()
+    db.close()
+    assert main(["--resume", str(run_dir)]) == 2
+    assert "incompatible version" in _one_error(capsys)
+
+
+def test_ctrl_c_during_start_up_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(compare_cli, "make_task", interrupted)
+    assert main(_quick(tmp_path)) == 130
+    assert "interrupted before the run started" in _one_error(capsys)
+
+
+def test_a_full_disk_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(self: RunStore, result: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(RunStore, "add_result", full)
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
+    with FaultServer(lambda body, headers, n: completion("FINAL ANSWER: 5 km")) as server:
+        args = _quick(tmp_path, "--no-cache")
+        args[args.index("--base-url") + 1] = server.url
+        rc = main(args)
+    assert rc == 1
+    assert "database or disk is full" in _one_error(capsys)
+    assert not (tmp_path / "run" / "results.json").exists()  # no report from a run that could not be stored
+
+
+def test_viewer_port_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with RunStore(tmp_path / "good") as store:
+        store.write_spec("r", RunSpec(model="m/x", tasks=["t"], conditions=["intrinsic"]))
+    assert view_main([str(tmp_path / "good"), "--port", "70000"]) == 2
+    assert "--port must be between 0 and 65535" in _one_error(capsys)
+
+
+def test_viewer_skips_a_broken_run_among_several(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with RunStore(tmp_path / "runs" / "good") as store:
+        store.write_spec("r", RunSpec(model="m/x", tasks=["t"], conditions=["intrinsic"]))
+    (tmp_path / "runs" / "bad").mkdir()
+    (tmp_path / "runs" / "bad" / "run.sqlite").write_bytes(b"garbage " * 100)
+    assert view_main([str(tmp_path / "runs"), "--export", str(tmp_path / "site")]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert [line for line in err.splitlines() if line.startswith("warning: skipping")] == [
+        f"warning: skipping {(tmp_path / 'runs' / 'bad').resolve()}: its run store cannot be read "
+        "(DatabaseError: file is not a database)"]
+    assert (tmp_path / "site" / "index.html").exists()
+    assert view_main([str(tmp_path / "runs" / "bad"), "--port", "0"]) == 2  # nothing readable: no server
+    assert "no readable run directory" in _one_error(capsys)

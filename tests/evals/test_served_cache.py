@@ -1,0 +1,134 @@
+"""The model-call cache knows what answered: another model behind the same URL never gets old answers; remote
+entries expire; a server that cannot say what it serves gets no cache."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from agents.call_cache import REMOTE_MAX_AGE_DAYS, CallCache, max_age_s
+from evals.compare import cache_identity, main
+from evals.records import RunSpec
+from evals.store import RunStore
+
+TASK = "gpsbench.distance"
+
+
+class SwappableServer:
+    """A loopback OpenAI-compatible server whose served model can be swapped (``served``); ``models=False``
+    makes GET /v1/models answer 404."""
+
+    def __init__(self) -> None:
+        self.served = "model-a"
+        self.models = True
+        self.posts = 0
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+                pass
+
+            def _send(self, status: int, payload: dict[str, Any]) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:  # noqa: N802
+                if self.path.endswith("/models") and outer.models:
+                    self._send(200, {"object": "list", "data": [
+                        {"id": outer.served, "object": "model", "created": int(time.time()), "owned_by": "test"}]})
+                else:
+                    self._send(404, {"error": "not found"})
+
+            def do_POST(self) -> None:  # noqa: N802
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                outer.posts += 1
+                answer = "FINAL ANSWER: 5 km" if outer.served == "model-a" else "FINAL ANSWER: 9 km"
+                self._send(200, {"id": "x", "object": "chat.completion", "created": 0, "model": outer.served,
+                                 "choices": [{"index": 0, "message": {"role": "assistant", "content": answer},
+                                              "finish_reason": "stop"}],
+                                 "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}})
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __enter__(self) -> SwappableServer:
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def _run(server: SwappableServer, out: Path) -> tuple[int, list[str]]:
+    rc = main(["--model", "openai-compatible/anything", "--base-url", server.url, "--tasks", TASK, "--limit", "2",
+               "--condition", "intrinsic", "--output", str(out), "--export", "jsonl"])
+    with RunStore(out) as store:
+        return rc, [r.final_text for r in store.results(with_trace=False)]
+
+
+def test_another_model_behind_the_same_url_never_gets_old_answers(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
+    with SwappableServer() as server:
+        rc, first = _run(server, tmp_path / "a1")
+        assert rc in (0, 3) and first == ["FINAL ANSWER: 5 km"] * 2 and server.posts == 2
+        rc, again = _run(server, tmp_path / "a2")  # same model: answered from the cache
+        assert again == first and server.posts == 2
+        server.served = "model-b"
+        rc, swapped = _run(server, tmp_path / "b1")
+        assert server.posts == 4  # the new model was asked
+        assert swapped == ["FINAL ANSWER: 9 km"] * 2
+
+
+def test_a_server_that_cannot_say_what_it_serves_gets_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
+    with SwappableServer() as server:
+        server.models = False
+        _run(server, tmp_path / "r1")
+        _run(server, tmp_path / "r2")
+        assert server.posts == 4  # both runs asked the server
+    err = " ".join(capsys.readouterr().err.split())  # the console wraps long lines
+    assert err.count("the model-call cache is off for this run") == 2
+
+
+def test_local_identity_names_the_gguf_and_the_runtime() -> None:
+    spec = RunSpec(model="local/qwen2.5-coder-1.5b", tasks=["t"], conditions=["intrinsic"],
+                   versions={"llama-cpp-python": "0.3.36"})
+    ident = cache_identity(spec, "http://127.0.0.1:5555/v1", 0)
+    assert ident["gguf_sha256"] == "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
+    assert ident["llama_cpp"] == "0.3.36" and "endpoint" not in ident  # the port changes every run
+    other = cache_identity(spec.model_copy(update={"model": "local/qwen2.5-coder-0.5b"}), None, 0)
+    assert other["gguf_sha256"] != ident["gguf_sha256"]
+
+
+def test_remote_entries_expire_and_local_ones_do_not(tmp_path: Path) -> None:
+    assert max_age_s("openai/gpt-4o-mini", None) == REMOTE_MAX_AGE_DAYS * 86400 == 7 * 86400
+    assert max_age_s("openai-compatible/m", "https://openrouter.ai/api/v1") == 7 * 86400
+    assert max_age_s("openai-compatible/m", "http://127.0.0.1:8000/v1") is None
+    assert max_age_s("local/qwen2.5-coder-1.5b", None) is None
+    cache = CallCache(tmp_path / "c.sqlite")
+    try:
+        cache.put("k", "m", AIMessage("hello"))
+        assert cache.get("k", max_age_s=7 * 86400) is not None
+        with cache.db:
+            cache.db.execute("UPDATE calls SET created = created - ?", (8 * 86400,))
+        assert cache.get("k", max_age_s=7 * 86400) is None  # a week old: asked again
+        assert cache.get("k") is not None  # no expiry
+    finally:
+        cache.close()
