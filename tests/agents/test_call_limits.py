@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import httpx
@@ -20,6 +19,7 @@ from agents.models import GenerationSettings, create_chat_model
 from agents.scripted import ScriptedChatModel
 from agents.tool_agent import AgentLimits, ToolAgent
 from tasks.records import Message
+from tests.loopback import LoopbackServer
 from tools import get_tools
 
 PROMPT = [Message(role="user", content="Distance from (0,0) to (1,1)?")]
@@ -34,7 +34,7 @@ def _completion(content: str = "", tool_calls: list[dict[str, Any]] | None = Non
             "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}
 
 
-class _Server:
+class _Server(LoopbackServer):
     """A loopback server whose POST answer is chosen by ``mode``: ``drip`` (a valid reply, 1 byte/s) or ``big``
     (a valid reply padded to ``size`` bytes)."""
 
@@ -67,17 +67,7 @@ class _Server:
                 except OSError:
                     pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> _Server:
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler)
 
 
 @pytest.fixture

@@ -4,9 +4,8 @@ entries expire; a server that cannot say what it serves gets no cache."""
 from __future__ import annotations
 
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +16,12 @@ from agents.call_cache import REMOTE_MAX_AGE_DAYS, CallCache, max_age_s
 from evals.compare import cache_identity, main
 from evals.records import RunSpec
 from evals.store import RunStore
+from tests.loopback import LoopbackServer
 
 TASK = "gpsbench.distance"
 
 
-class SwappableServer:
+class SwappableServer(LoopbackServer):
     """A loopback OpenAI-compatible server whose served model can be swapped (``served``); ``models=False``
     makes GET /v1/models answer 404."""
 
@@ -61,17 +61,7 @@ class SwappableServer:
                                               "finish_reason": "stop"}],
                                  "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}})
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> SwappableServer:
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler)
 
 
 def _run(server: SwappableServer, out: Path) -> tuple[int, list[str]]:
