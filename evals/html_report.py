@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.secrets import redact_obj
+from evals.report import write_text_atomic
 
 CSS = """
 body{font:14px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;color:#222;max-width:1200px}
@@ -209,5 +210,5 @@ def render(report: dict[str, Any]) -> str:
 
 
 def write_html(path: Path, report: dict[str, Any]) -> Path:
-    Path(path).write_text(render(redact_obj(report)))
+    write_text_atomic(Path(path), render(redact_obj(report)))
     return Path(path)

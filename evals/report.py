@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -113,12 +114,23 @@ def _clean(value: Any) -> Any:
     return value
 
 
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file renamed over it: a full disk or a kill leaves the old
+    file (or none), never half of the new one."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def write_results_json(path: Path, comparisons: list[TaskComparison] | dict[str, Any],
                        meta: dict[str, Any] | None = None) -> Path:
     """Write ``results.json`` from a :func:`build_report` dict (or, as before, comparisons and meta)."""
     data = comparisons if isinstance(comparisons, dict) else {
         "meta": meta or {}, "tasks": [c.model_dump() for c in comparisons]}
-    Path(path).write_text(redact_json(_clean(data), indent=2))
+    write_text_atomic(Path(path), redact_json(_clean(data), indent=2))
     return Path(path)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import sqlite3
 from pathlib import Path
 
@@ -150,3 +151,27 @@ def test_viewer_skips_a_broken_run_among_several(tmp_path: Path, capsys: pytest.
     assert (tmp_path / "site" / "index.html").exists()
     assert view_main([str(tmp_path / "runs" / "bad"), "--port", "0"]) == 2  # nothing readable: no server
     assert "no readable run directory" in _one_error(capsys)
+
+
+def test_a_disk_that_fills_while_writing_the_report_leaves_no_half_file(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str],
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    real_write = Path.write_text
+
+    def fills_up(self: Path, text: str, *args: object, **kwargs: object) -> int:
+        if self.name.endswith(".tmp"):
+            real_write(self, text[: len(text) // 2])
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real_write(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", fills_up)
+    with FaultServer(lambda body, headers, n: completion("FINAL ANSWER: 5 km")) as server:
+        args = _quick(tmp_path, "--no-cache")
+        args[args.index("--base-url") + 1] = server.url
+        rc = main(args)
+    assert rc == 1
+    assert "No space left on device" in _one_error(capsys)
+    run_dir = tmp_path / "run"
+    assert not (run_dir / "results.json").exists() and not list(run_dir.glob(".*.tmp"))
+    with RunStore(run_dir) as store:
+        assert store.count() == 1  # the answer itself is stored: --resume writes the report
