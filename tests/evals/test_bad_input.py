@@ -31,6 +31,14 @@ def _quick(tmp_path: Path, *extra: str) -> list[str]:
             "--limit", "1", "--condition", "intrinsic", "--output", str(tmp_path / "run"), *extra]
 
 
+def _answered_run(tmp_path: Path) -> int:
+    """Exit code of a one-sample run against a server that answers."""
+    with FaultServer(lambda body, headers, n: completion("FINAL ANSWER: 5 km")) as server:
+        args = _quick(tmp_path, "--no-cache")
+        args[args.index("--base-url") + 1] = server.url
+        return main(args)
+
+
 @pytest.mark.parametrize("flag, value, message", [
     ("--temperature", "nan", "--temperature must be a finite number"),
     ("--retry-delay", "nan", "--retry-delay must be a finite number"),
@@ -121,11 +129,7 @@ def test_a_full_disk_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
     monkeypatch.setattr(RunStore, "add_result", full)
     monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
-    with FaultServer(lambda body, headers, n: completion("FINAL ANSWER: 5 km")) as server:
-        args = _quick(tmp_path, "--no-cache")
-        args[args.index("--base-url") + 1] = server.url
-        rc = main(args)
-    assert rc == 1
+    assert _answered_run(tmp_path) == 1
     assert "database or disk is full" in _one_error(capsys)
     assert not (tmp_path / "run" / "results.json").exists()  # no report from a run that could not be stored
 
@@ -165,11 +169,7 @@ def test_a_disk_that_fills_while_writing_the_report_leaves_no_half_file(tmp_path
         return real_write(self, text, *args, **kwargs)
 
     monkeypatch.setattr(Path, "write_text", fills_up)
-    with FaultServer(lambda body, headers, n: completion("FINAL ANSWER: 5 km")) as server:
-        args = _quick(tmp_path, "--no-cache")
-        args[args.index("--base-url") + 1] = server.url
-        rc = main(args)
-    assert rc == 1
+    assert _answered_run(tmp_path) == 1
     assert "No space left on device" in _one_error(capsys)
     run_dir = tmp_path / "run"
     assert not (run_dir / "results.json").exists() and not list(run_dir.glob(".*.tmp"))
