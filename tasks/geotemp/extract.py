@@ -40,7 +40,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from tasks.answers import FINAL_RE, is_refusal
+from tasks.answers import FINAL_RE, final_answer_segment, is_refusal
 from tasks.records import AnswerStatus, Parsed
 
 MAX_REPLY_CHARS = 8_000
@@ -543,6 +543,8 @@ def _hedge(text: str, times: list[_Time], chosen: _Time, *, committed: bool, utc
             j += step
     if committed and _RANGE_TAIL.match(text[chosen.end:chosen.end + 30]):
         return "a range of times"
+    if committed:  # the answer line commits to one time: any other candidate time on it is a second answer
+        group = times
     if committed or "or" in kinds or "range" in kinds or len(group) >= 3:
         others = {(t.hour, t.minute) for t in group if t is not chosen and (
             _counts(text, t, utc_target, place) or (id(t) in ends and not t.reference))}
@@ -615,7 +617,8 @@ def extract_time_answer(text: str, *, utc_target: bool = False, place: str | Non
                 return Extraction(None, f"the stated answer offers {why}", status="hedged")
             return Extraction(_answer_from(t, times, chosen, source, (start, end)))
     if not times:
-        if is_refusal(t):
+        final = final_answer_segment(t)
+        if is_refusal(t) or (final is not None and is_refusal(final)):
             return Extraction(None, "the reply declines to give a time", status="refused")
         return Extraction(None, "no clock time in the reply")
     chosen = _pick(times, utc_target, t, place)

@@ -30,6 +30,7 @@ OFFSET_RE = re.compile(
 
 _RELATIVE_BEFORE = re.compile(r"\b(?:of|than|from|to|behind|ahead|relative\s+to|versus|vs\.?|and)\s*$", re.I)
 _SIGN_AFTER = re.compile(r"^\s*[+\-±]")
+_PLACEHOLDER = re.compile(r"(?:UTC|GMT)\s*[+\-−±]\s*X\b")
 
 
 def read_offsets(text: str) -> tuple[list[int], int]:
@@ -113,14 +114,16 @@ class TimeZoneProbeTask(GeneratedTask):
         offsets of the last line that writes one. Several different offsets are hedged ("UTC+1 (UTC+2 in
         summer)"), an offset out of range (``UTC+15``) is unparsed, and so is the placeholder ``UTC±X``."""
         text = text[-MAX_REPLY_CHARS:]
-        segment = final_answer_segment(text)
+        segment = final = final_answer_segment(text)
         if segment is None or not _has_offset(segment):
             city = re.escape(sample.payload["location"]["city"])
             m = re.search(rf"{city}\s*[:：]\s*(?:\*\*)?\s*((?:UTC|GMT)[^\n]*)", text, re.IGNORECASE)
             lines = [ln for ln in text.splitlines() if _has_offset(ln)]
             segment = m.group(1) if m else lines[-1] if lines else None
-        if segment is None:
-            if is_refusal(text):
+        if segment is not None and _PLACEHOLDER.search(segment):
+            return Parsed.failure(text, f"the answer repeats the placeholder UTC±X: {segment.strip()[:80]!r}")
+        if segment is None or not _has_offset(segment):
+            if is_refusal(text) or (final is not None and is_refusal(final)):
                 return Parsed.refused(text, "the reply declines to give an offset")
             return Parsed.failure(text, "no UTC offset (UTC±X) in the reply")
         found, bad = read_offsets(segment)

@@ -96,6 +96,7 @@ def test_number_words_that_are_not_times(text: str) -> None:
         "FINAL ANSWER: 03:42-04:42 AM", "FINAL ANSWER: 10:00 AM - 11:00 AM", "FINAL ANSWER: 10:00 AM to 11:00 AM",
         "FINAL ANSWER: 03:42 AM EET or 04:42 AM EEST", "FINAL ANSWER: 03:42 AM, 04:42 AM",
         "FINAL ANSWER: 12:00 PM (or 01:00 PM if Greece is on summer time)",
+        "FINAL ANSWER: 08:45 PM, Tuesday, March 7, 2023; 09:45 PM, Tuesday, March 7, 2023",
     ],
 )
 def test_several_candidate_times_are_hedged(text: str) -> None:
@@ -112,6 +113,7 @@ def test_the_same_time_twice_is_one_answer() -> None:
 
 def test_refusal_and_unparsed_statuses() -> None:
     assert extract_time_answer("I cannot know the current time in Athens.").status == "refused"
+    assert extract_time_answer("FINAL ANSWER: Unknown").status == "refused"
     assert extract_time_answer("Athens is a lovely city.").status == "unparsed"
     assert extract_time_answer("FINAL ANSWER: 10:34 AM").status == "answered"
 

@@ -66,7 +66,9 @@ def test_several_offsets_for_one_place_are_hedged(reply: str) -> None:
 
 
 @pytest.mark.parametrize("reply", ["FINAL ANSWER: Paris: UTC+15", "Paris: UTC+15", "It is UTC+15 or so, UTC-16.",
-                                   "FINAL ANSWER: Paris: UTC+5:75", "FINAL ANSWER: Paris: UTC±X"])
+                                   "FINAL ANSWER: Paris: UTC+5:75", "FINAL ANSWER: Paris: UTC±X",
+                                   "FINAL ANSWER: City: UTC+X (or UTC-X; write minutes as UTC+5:30 where the "
+                                   "offset has them)"])
 def test_out_of_range_offsets_and_placeholders_are_unparsed(reply: str) -> None:
     sample = SAMPLES["Europe/Paris"]
     parsed = TASK.parse(reply, sample)  # once raised IndexError when every offset was out of range
@@ -83,6 +85,7 @@ def test_read_offsets_counts_out_of_range() -> None:
 def test_refusal() -> None:
     sample = SAMPLES["Europe/Paris"]
     assert TASK.parse("I cannot determine the time zone of Paris.", sample).status == "refused"
+    assert TASK.parse("FINAL ANSWER: Unknown", sample).status == "refused"
 
 
 @settings(max_examples=200, deadline=None)
