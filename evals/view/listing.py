@@ -2,8 +2,10 @@
 
 A row is one (sample, epoch) seen under a pair of conditions: the baseline (``intrinsic``) and a compared
 condition (``tools`` by default). Its outcome is decided by correctness exactly as ``evals.report.compare``
-counts gained and lost samples (an errored or unparsable answer counts as wrong); parse failures and errors are
-flags on top, so "gained with tools" in the list matches the "gained" count in the comparison table.
+counts gained and lost samples: only when both conditions answered (an error is not an answer, so a row with an
+error has no outcome; an unparsable or hedged answer counts as wrong). Answer statuses (hedged, unparsed,
+refused), parse failures and errors are flags on top, so "gained with tools" in the list matches the "gained"
+count in the comparison table.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ PAIR_OUTCOMES: dict[str, str] = {
     "both_wrong": "wrong in both",
     "both_right": "right in both",
 }
-FLAG_OUTCOMES: dict[str, str] = {"parse_failure": "parse failure", "error": "error"}
+ANSWER_FLAGS: dict[str, str] = {"hedged": "hedged", "unparsed": "unparsed", "refused": "refused"}
+FLAG_OUTCOMES: dict[str, str] = {**ANSWER_FLAGS, "parse_failure": "parse failure", "error": "error"}
 OUTCOMES: dict[str, str] = {**PAIR_OUTCOMES, **FLAG_OUTCOMES}
 SORTS: dict[str, str] = {
     "id": "sample id", "task": "task", "outcome": "outcome", "err_a": "baseline error", "err_b": "compared error",
@@ -43,6 +46,7 @@ class Cell:
     error: float | None = None
     tool_calls: int = 0
     latency_s: float = 0.0
+    answer: str | None = None  # answer status of an answered result: answered, hedged, unparsed, refused
 
     @property
     def failed(self) -> bool:
@@ -50,9 +54,9 @@ class Cell:
 
 
 def classify(a: Cell | None, b: Cell | None) -> str | None:
-    """The pair outcome of baseline ``a`` and compared ``b``; None when either was not answered or the condition
-    does not apply (``not_applicable``), as in ``evals.analysis.paired_gap``."""
-    if a is None or b is None or a.status == "not_applicable" or b.status == "not_applicable":
+    """The pair outcome of baseline ``a`` and compared ``b``; None unless both answered (status ok: not an
+    error, not ``not_applicable``), as in ``evals.analysis.paired_gap``."""
+    if a is None or b is None or a.status != "ok" or b.status != "ok":
         return None
     if a.correct and b.correct:
         return "both_right"
@@ -91,6 +95,8 @@ class Row:
         return family_of(self.task)
 
     def has(self, outcome: str) -> bool:
+        if outcome in ANSWER_FLAGS:
+            return (self.a is not None and self.a.answer == outcome) or (self.b is not None and self.b.answer == outcome)
         if outcome == "parse_failure":
             return self.parse_failure
         if outcome == "error":
@@ -266,6 +272,8 @@ class RunIndex:
                 counts[r.outcome] += 1
             counts["parse_failure"] += r.parse_failure
             counts["error"] += r.error
+            for flag in ANSWER_FLAGS:
+                counts[flag] += r.has(flag)
         if q.outcome:
             rows = [r for r in rows if r.has(q.outcome)]
         self._selections[key] = (rows, counts, {})

@@ -122,6 +122,8 @@ margin-right:6px;position:relative;overflow:hidden}.bar i{position:absolute;left
 .o-gained{background:var(--gain-bg);color:var(--gain)}.o-lost{background:var(--lose-bg);color:var(--lose)}
 .o-both_right{background:var(--both-bg);color:var(--both)}.o-both_wrong{background:var(--none-bg);color:var(--none)}
 .o-parse_failure{background:var(--pf-bg);color:var(--pf)}.o-error{background:var(--err-bg);color:var(--err)}
+.o-hedged,.o-unparsed,.o-refused{background:var(--pf-bg);color:var(--pf)}.incomplete{color:var(--err);font-weight:600}
+.shares{font-variant-numeric:tabular-nums;white-space:nowrap}
 .o-repeated{background:var(--pf-bg);color:var(--pf)}.o-skipped{background:var(--none-bg);color:var(--none)}
 .o-ok{background:var(--both-bg);color:var(--both)}.o-fail{background:var(--lose-bg);color:var(--lose)}.o-cache{background:#ddf4ff;color:#0550ae}
 .chip[class*=" o-"]{border-color:transparent}

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from urllib.parse import quote
 
-from evals.analysis import TaskComparison
+from evals.analysis import ANSWER_STATUSES, ConditionSummary, TaskComparison
 from evals.view.charts import POOLED, gap_chart
 from evals.view.links import ExportLinker, ServerLinker
 from evals.view.listing import OUTCOMES, ListQuery
@@ -152,21 +152,39 @@ def _table_row(run: RunHandle, summary: Summary, comp: TaskComparison, link: Lin
             url = link.samples(run.rid, ListQuery(task=None if pooled else comp.task, outcome=outcome, vs=c))
             cells.append(h('<td class="num">{v}</td>', v=h('<a class="badge o-{o}" href="{u}">{n}</a>', o=outcome,
                                                              u=url, n=count) if url and count else esc(count or 0)))
+    cells += [h('<td class="num shares">{v}</td>', v=status_cell(comp.conditions.get(c))) for c in summary.conditions]
+    errors = [comp.conditions[c].errors for c in summary.conditions if c in comp.conditions]
+    cells.append(h('<td class="num">{v}</td>', v=" / ".join(str(e) for e in errors) or "–"))
+    mark = h(' <span class="incomplete" title="samples ended in error: left out of accuracy and the gap">'
+             "incomplete</span>") if not comp.complete else esc("")
     if pooled:
         task = h("<b>{t}</b>", t=POOLED)
     else:
         url = link.samples(run.rid, ListQuery(task=comp.task))
         task = h('<a href="{u}"><b>{t}</b></a>', u=url, t=comp.task) if url else h("<b>{t}</b>", t=comp.task)
-    return h('<tr{cls}><td>{task}</td><td class="num">{n}</td>{cells}</tr>', cls=Safe(' class="pooled"') if pooled
-             else "", task=task, n=f"{n:,}", cells=join(cells))
+    return h('<tr{cls}><td>{task}{mark}</td><td class="num">{n}</td>{cells}</tr>', cls=Safe(' class="pooled"')
+             if pooled else "", task=task, mark=mark, n=f"{n:,}", cells=join(cells))
+
+
+def status_cell(s: ConditionSummary | None) -> Safe:
+    """Answer-status shares answered/hedged/unparsed/refused in whole percent, counts in the tooltip."""
+    if s is None or not s.n or not s.status_shares:
+        return esc("–")
+    shares = "/".join(f"{100 * s.status_shares.get(k, 0.0):.0f}" for k in ANSWER_STATUSES)
+    counts = ", ".join(f"{k} {s.statuses.get(k, 0)}" for k in ANSWER_STATUSES)
+    return h('<span title="{c} of {n} answered samples">{v}</span>', c=counts, n=s.n, v=shares)
 
 
 def comparison_table(run: RunHandle, summary: Summary, link: Linker) -> Safe:
     """Per task: accuracy [Wilson CI] per condition, the paired gap [bootstrap CI] and links to the samples
-    gained and lost; the pooled row last."""
+    gained and lost, the answer-status shares per condition and the samples ended in error (a task with errors
+    is marked incomplete); the pooled row last."""
     head = [h('<th class="num">{c} acc % [95% CI]</th>', c=c) for c in summary.conditions]
     head += [h('<th class="num">gap {c} (pts) [95% CI]</th><th class="num">gained</th><th class="num">lost</th>', c=c)
              for c in summary.compared]
+    head += [h('<th class="num" title="answered / hedged / unparsed / refused, % of answered samples">{c} status %'
+               "</th>", c=c) for c in summary.conditions]
+    head.append(h('<th class="num" title="samples whose model call failed, per condition">errors</th>'))
     rows = [_table_row(run, summary, comp, link) for comp in summary.comparisons]
     if summary.overall is not None:
         rows.append(_table_row(run, summary, summary.overall, link, pooled=True))

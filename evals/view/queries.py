@@ -70,12 +70,15 @@ class RunReader:
         """(sample id, epoch, condition, task, cell) for every stored result."""
         sql = ("SELECT sample_id, epoch, condition, task, status, correct, parse_failed, "
                "json_extract(record, '$.score.error'), json_extract(record, '$.tool_calls'), "
-               "json_extract(record, '$.latency_s') FROM results")
+               "json_extract(record, '$.latency_s'), json_extract(record, '$.score.status') FROM results")
         with closing(self.connect()) as db:
-            for sid, epoch, cond, task, status, correct, pf, err, calls, lat in db.execute(sql):
+            for sid, epoch, cond, task, status, correct, pf, err, calls, lat, answer in db.execute(sql):
+                if status == "ok" and answer is None:  # a record written before answer statuses existed
+                    answer = "unparsed" if pf else "answered"
                 yield sid, int(epoch), cond, task, Cell(
                     status=status, correct=bool(correct), parse_failed=bool(pf),
-                    error=None if err is None else float(err), tool_calls=int(calls or 0), latency_s=float(lat or 0.0))
+                    error=None if err is None else float(err), tool_calls=int(calls or 0), latency_s=float(lat or 0.0),
+                    answer=answer if status == "ok" else None)
 
     def results_without_trace(self) -> list[SampleResult]:
         """Every stored result (trace left out), in the store's order."""

@@ -7,7 +7,7 @@ import json
 
 from evals.records import SampleResult
 from evals.view.links import ExportLinker, ServerLinker
-from evals.view.listing import OUTCOMES, ListQuery, Row, classify, family_of
+from evals.view.listing import ANSWER_FLAGS, OUTCOMES, ListQuery, Row, classify, family_of
 from evals.view.markup import Safe, esc, fmt_num, fmt_secs, fmt_value, h, join, page
 from evals.view.runs import RunHandle
 from evals.view.sketch import sketch
@@ -21,6 +21,13 @@ Linker = ServerLinker | ExportLinker
 class NotFound(LookupError):
     """The page names a sample the run does not hold."""
 
+
+
+def status_flags(row: Row) -> Safe:
+    """Badges for a row's answers that earned nothing by status (hedged, unparsed, refused) and for errors."""
+    badges = [h('<span class="badge o-{f}" title="an answer was {f}">{f}</span>', f=f) for f in ANSWER_FLAGS
+              if row.has(f)]
+    return join(badges + [h('<span class="badge o-error">error</span>')] * row.error, " ")
 
 def short_id(sample_id: str, task: str) -> str:
     return sample_id[len(task) + 1:] if sample_id.startswith(task + "/") else sample_id
@@ -135,8 +142,7 @@ def list_page(run: RunHandle, link: Linker, q: ListQuery) -> str:
     for i, r in enumerate(pg.rows):
         s = samples.get(r.sample_id)
         ra, rb = results.get((r.sample_id, r.epoch, base)), results.get((r.sample_id, r.epoch, vs))
-        flags = join([h('<span class="badge o-parse_failure">parse failure</span>')] * r.parse_failure
-                     + [h('<span class="badge o-error">error</span>')] * r.error, " ")
+        flags = status_flags(r)
         ident = short_id(r.sample_id, r.task) + (f" · epoch {r.epoch}" if r.epoch else "")
         body_rows.append(h(
             '<tr class="r-{o}"><td class="num muted">{n}</td><td><a href="{u}" class="mono">{id}</a><div class="muted small">{t}</div></td>'
@@ -206,8 +212,7 @@ def sample_page(run: RunHandle, link: Linker, sample_id: str, epoch: int, lq: Li
         classify(cells.get(index.baseline), cells.get(c)))) for c in index.compared if c in cells) \
         if index.baseline in cells else esc("")
     row = Row.of(sample_id, epoch, task, cells.get(index.baseline), cells.get(vs))
-    flags = join([h('<span class="badge o-parse_failure">parse failure</span>')] * row.parse_failure
-                 + [h('<span class="badge o-error">error</span>')] * row.error, " ")
+    flags = status_flags(row)
 
     matching = run.search(lq.q)
     prev, nxt, pos, total = index.neighbours(lq, (sample_id, epoch), matching)

@@ -86,7 +86,7 @@ def open_gained_sample(pg, ids: dict, shots: str) -> None:
     pg.get_by_role("link", name="browse all samples →").click()
     pg.locator("a.chip", has_text="gained with tools").click()
     rows = pg.locator("table.samples tbody tr")
-    expected = len(ids["gained"]) + len(ids["parse"]) + len(ids["xss"])
+    expected = len(ids["gained"]) + len(ids["parse"]) + len(ids["xss"]) + len(ids["hedged"])
     assert rows.count() == expected
     assert rows.locator(".badge.o-gained").count() == expected
     pg.screenshot(path=str(ARTIFACTS / f"{shots}samples-gained.png"), full_page=True)
@@ -116,9 +116,18 @@ def test_served_run_gained_filter_sample_and_no_script_runs(page, site) -> None:
     assert pg.locator("table.grid").first.inner_text().count("gpsbench.distance") == 1
     assert pg.locator("svg.gapchart").is_visible()
     pg.screenshot(path=str(ARTIFACTS / "run.png"), full_page=True)
+    table = pg.locator("table.grid").first
+    assert "intrinsic status %" in table.inner_text() and "80/10/10/0" in table.inner_text()  # answered/hedged/...
+    assert "incomplete" in table.inner_text()  # one tools sample ended in error
+    pg.locator("a.chip.o-hedged").click()  # the sample list filtered by answer status
+    pg.wait_for_url("**/samples?outcome=hedged")
+    rows = pg.locator("table.samples tbody tr")
+    assert rows.count() == 1 and rows.locator(".badge.o-hedged").count() == 1
+    assert site["ids"]["hedged"][0].split("/", 1)[1] in rows.inner_text()
+    pg.go_back()
     open_gained_sample(pg, site["ids"], "")
     pg.keyboard.press("ArrowLeft")  # previous sample within the gained list
-    pg.wait_for_url("**id=gpsbench.distance%2Ftest%2F00144**")
+    pg.wait_for_url("**id=" + site["ids"]["parse"][0].replace("/", "%2F") + "**")  # the one before, by id
     assert "parse failure" in pg.locator(".answer").nth(0).inner_text()
     pg.keyboard.press("u")  # back to the list page holding this sample
     pg.wait_for_url("**/samples?outcome=gained")

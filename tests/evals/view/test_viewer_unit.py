@@ -64,7 +64,7 @@ def build_evil_run(run_dir: Path) -> None:
             store.add_result(SampleResult(
                 run_id="evil", sample_id=s.id, task=task, condition=c, model=EVIL, final_text=EVIL,
                 parsed=Parsed.failure(EVIL, EVIL) if i == 1 else Parsed.success(EVIL, EVIL),
-                score=Score(correct=(i + (c == cond)) % 2 == 0, value=0.0, error=1.0, error_unit=EVIL,
+                score=Score(correct=(i + (c == cond)) % 2 == 0 and i != 1, value=0.0, error=1.0, error_unit=EVIL,
                             explanation=EVIL, parse_failed=i == 1),
                 trace=trace, status="error" if i == 2 else "ok", error=EVIL if i == 2 else None,
                 stop_reason=EVIL, meta=dict(s.meta)))
@@ -222,9 +222,12 @@ def test_outcomes_follow_correctness_and_flag_parse_failures_and_errors() -> Non
     assert classify(cell(True), cell(False)) == "lost"
     assert classify(cell(False), cell(False)) == "both_wrong"
     assert classify(None, cell(True)) is None
-    row = Row.of("s", 0, "t.x", cell(False, pf=True), cell(False, status="error"))
-    assert row.outcome == "both_wrong" and row.parse_failure and row.error
-    assert row.has("parse_failure") and row.has("error") and row.has("both_wrong") and not row.has("gained")
+    row = Row.of("s", 0, "t.x", cell(False, pf=True, answer="hedged"), cell(False, status="error"))
+    assert row.outcome is None and row.parse_failure and row.error  # an error is not an answer: no pair outcome
+    assert row.has("parse_failure") and row.has("error") and row.has("hedged") and not row.has("refused")
+    assert not row.has("both_wrong") and not row.has("gained")
+    both = Row.of("s", 0, "t.x", cell(False, pf=True, answer="refused"), cell(False, answer="answered"))
+    assert both.outcome == "both_wrong" and both.has("refused") and not both.has("hedged")
 
 
 def test_list_counts_match_the_reports_gained_and_lost(fixture_run) -> None:
@@ -233,12 +236,15 @@ def test_list_counts_match_the_reports_gained_and_lost(fixture_run) -> None:
     comp = compare(reader.results_without_trace(), ["intrinsic", "tools"])[0]
     index = RunIndex(reader.cells(), ["intrinsic", "tools"])
     _, counts = index.select(ListQuery())
-    assert counts["gained"] == comp.gap["tools"]["gained"] == len(ids["gained"]) + 2  # + parse, xss
-    assert counts["lost"] == comp.gap["tools"]["lost"] == 2  # lost, error
-    assert counts["parse_failure"] == comp.conditions["intrinsic"].parse_failures == 1
+    assert counts["gained"] == comp.gap["tools"]["gained"] == len(ids["gained"]) + 3  # + parse, xss, hedged
+    assert counts["lost"] == comp.gap["tools"]["lost"] == 1  # lost (the error is in no pair)
+    assert counts["parse_failure"] == comp.conditions["intrinsic"].parse_failures == 2  # parse, hedged
+    assert counts["hedged"] == comp.conditions["intrinsic"].statuses["hedged"] == 1
+    assert counts["unparsed"] == comp.conditions["intrinsic"].statuses["unparsed"] == 1
+    assert {r.sample_id for r in index.select(ListQuery(outcome="hedged"))[0]} == set(ids["hedged"])
     assert counts["error"] == comp.conditions["tools"].errors == 1
     gained = {r.sample_id for r in index.select(ListQuery(outcome="gained"))[0]}
-    assert gained == set(ids["gained"] + ids["parse"] + ids["xss"])
+    assert gained == set(ids["gained"] + ids["parse"] + ids["xss"] + ids["hedged"])
     assert {r.sample_id for r in index.select(ListQuery(outcome="error"))[0]} == set(ids["error"])
 
 
@@ -319,6 +325,23 @@ def test_sample_page_shows_both_answers_and_the_timeline(fixture_run) -> None:
     assert "repeated" in xss and "&lt;script&gt;window.__xss=1&lt;/script&gt;" in xss
 
 
+def test_run_page_shows_answer_status_shares_and_errors_and_the_list_filters_by_status(fixture_run) -> None:
+    run_dir, ids = fixture_run
+    viewer = Viewer([run_dir], wait_s=30)
+    rid = next(iter(viewer.runs))
+    html = viewer.handle(f"/runs/{rid}/").body.decode()
+    # 10 samples; intrinsic: 8 answered, 1 hedged, 1 unparsed; tools: 1 error, so 9 answered samples
+    for text in ("intrinsic status %", "tools status %", ">80/10/10/0<", ">100/0/0/0<",
+                 "answered 8, hedged 1, unparsed 1, refused 0 of 10 answered samples", ">0 / 1<", "incomplete"):
+        assert text in html, text
+    assert 'class="chip o-hedged"' in html and f'href="/runs/{rid}/samples?outcome=hedged"' in html
+    listing = viewer.handle(f"/runs/{rid}/samples?outcome=hedged").body.decode()
+    hedged_id = ids["hedged"][0].split("/", 1)[1]
+    assert hedged_id in listing and listing.count('class="badge o-hedged"') == 1
+    sample = viewer.handle(f"/runs/{rid}/sample?id={ids['hedged'][0]}").body.decode()
+    assert 'class="badge o-hedged"' in sample
+
+
 def test_export_links_all_resolve(fixture_run, tmp_path: Path) -> None:
     run_dir, ids = fixture_run
     out = tmp_path / "site"
@@ -358,7 +381,7 @@ def test_summary_publishes_the_table_before_the_breakdowns(fixture_run) -> None:
     published: list[Summary] = []
     final = summarise_run(RunReader(run_dir).results_without_trace(), ["intrinsic", "tools"], published.append)
     assert [s.complete for s in published] == [False] and final.complete
-    assert published[0].comparisons[0].gap["tools"]["gained"] == final.comparisons[0].gap["tools"]["gained"] == 5
+    assert published[0].comparisons[0].gap["tools"]["gained"] == final.comparisons[0].gap["tools"]["gained"] == 6
     assert "region" in final.comparisons[0].breakdowns
 
 

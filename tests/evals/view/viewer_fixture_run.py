@@ -1,8 +1,9 @@
 """A small run made by the real runner with a scripted model, covering every outcome the viewer shows.
 
 Cases (marked in each prompt): gained with tools, lost with tools (after a failed and a repeated failing
-tool call), parse failure, error, right in both, wrong in both, and an intrinsic answer carrying
-``<script>`` and ``<img onerror>`` markup (its tools answer repeats an identical call).
+tool call), parse failure, error, right in both, wrong in both, an intrinsic answer carrying
+``<script>`` and ``<img onerror>`` markup (its tools answer repeats an identical call), and a hedged intrinsic
+answer ("X km or Y km", gained with tools).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tasks import get_task
 POINT = re.compile(r"\((-?\d+\.\d+), (-?\d+\.\d+)\)")
 XSS_ANSWER = ('Here you go <script>window.__xss=1</script><img src=x onerror="window.__xss=2"> '
               "FINAL ANSWER: 1 km")
-CASES = ["gained", "gained", "gained", "lost", "parse", "error", "xss", "both_right", "both_wrong"]
+CASES = ["gained", "gained", "gained", "lost", "parse", "error", "xss", "both_right", "both_wrong", "hedged"]
 
 
 def _points(prompt: str) -> tuple[float, float, float, float]:
@@ -49,6 +50,8 @@ def policy(messages, tools):
             return "no idea, sorry"
         if case == "xss":
             return XSS_ANSWER
+        if case == "hedged":
+            return f"FINAL ANSWER: {gold:.1f} km or {2 * gold:.1f} km"
         if case in ("lost", "error", "both_right"):
             return f"Using the haversine formula I get about {gold:.0f} km.\nFINAL ANSWER: {gold:.1f} km"
         return "I think it is far. FINAL ANSWER: 1 km"
