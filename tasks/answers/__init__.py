@@ -72,6 +72,7 @@ from tasks.answers.text import (
     answer_block,
     blank_phrase,
     clean,
+    commit_block,
     contains_phrase,
     final_answer_segment,
     find_answer,
@@ -86,7 +87,7 @@ from tasks.answers.text import (
 __all__ = [
     "BLOCK_CAP", "DIRECTIONS_8", "DIRECTION_NAMES", "DISTANCE_UNITS", "FINAL_RE", "KM_PER_MILE", "LONG_NUMBER", "NUM",
     "NUMBER_RE", "SEGMENT_CAP", "TAIL_CAP", "Angle", "Answer", "Number", "Pair", "Quantity", "answer_block",
-    "bare_number", "blank_phrase", "clean", "contains_phrase", "coordinate_pair", "decide", "direction", "distinct",
+    "bare_number", "blank_phrase", "clean", "commit_block", "contains_phrase", "coordinate_pair", "decide", "direction", "distinct",
     "extract", "final_answer_segment", "find_angles", "find_answer", "find_phrase", "fold", "is_formula",
     "is_placeholder_echo", "is_refusal", "last_line", "numbers", "option", "option_labels", "option_texts",
     "pair_from_angles", "pairs", "placeholders", "prompt_numbers", "quantities", "quantity", "result_part",

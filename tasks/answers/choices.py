@@ -2,7 +2,8 @@
 
 A bare capital counts as an option letter only where it reads as one: ``(B)``, ``B)``, ``option B``, the whole
 answer ``B``, ``B.``/``B:``/``B -`` before the option's text, or a list made only of letters (``A, B, C or D``,
-which is a hedge). ``A guess would be hard here`` names no option.
+which is a hedge). ``A guess would be hard here`` names no option. Option numbers read the same way, but a
+number inside a decimal, or one closing a bracket opened before it (``(34.5)``, ``(12.5, 3)``), is no label.
 """
 
 from __future__ import annotations
@@ -10,16 +11,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from tasks.answers.decide import decide
+from tasks.answers.decide import decide, distinct
 from tasks.answers.text import blank_phrase, clean, contains_phrase, fold
 from tasks.records import Parsed
 
 _LABEL = r"(?:[A-Z]|[0-9]{1,2})"
-_MARKED = re.compile(rf"(?<![A-Za-z0-9])\(({_LABEL})\)|(?<![A-Za-z0-9(])({_LABEL})\)")
+_MARKED = re.compile(rf"(?<![A-Za-z0-9])\(({_LABEL})\)|(?<![A-Za-z0-9(.])({_LABEL})\)")
 _NAMED = re.compile(rf"\b(?:options?|answer|choice|letter)\s?(?:is\s|:\s?|=\s?)?\(?(?-i:({_LABEL}))\)?(?![A-Za-z0-9])",
                     re.IGNORECASE)
-_START = re.compile(rf"^\(?({_LABEL})\)?(?:$|\s?[.:)\-,]|\s-)")
-_CONNECTORS = re.compile(r"\b(?:or|and|either|both|options?|answers?|choices?|letters?)\b|[,/&;.()\s]+",
+_START = re.compile(rf"^\(?({_LABEL})\)?(?:$|\s?[:)\-,]|\s?\.(?!\d)|\s-)")
+_CONNECTORS = re.compile(r"\b(?:or|and|either|both|options?|answers?|choices?|letters?)\b|(?:[,/&;()\s]|\.(?!\d))+",
                          re.IGNORECASE)
 
 
@@ -31,6 +32,18 @@ def _label_index(label: str, n: int, letters: bool, numbers: bool, first_number:
         return None
     k = ord(label) - 65
     return k if k < n else None
+
+
+def _closing_brackets(s: str) -> set[int]:
+    """Positions of the ``)`` in ``s`` that close an open ``(`` (one pass)."""
+    depth, out = 0, set()
+    for i, ch in enumerate(s):
+        if ch == "(":
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+            out.add(i)
+    return out
 
 
 def option_labels(segment: str, n: int, *, letters: bool = True, numbers: bool = False,
@@ -45,8 +58,11 @@ def option_labels(segment: str, n: int, *, letters: bool = True, numbers: bool =
     m = _START.match(s)
     if m and idx(m.group(1)) is not None:
         found.append((m.start(1), idx(m.group(1))))  # type: ignore[arg-type]
+    closing = _closing_brackets(s)
     for rx in (_MARKED, _NAMED):
         for m in rx.finditer(s):
+            if rx is _MARKED and m.group(2) and m.end() - 1 in closing:  # "(12.5, 3)": 3) closes a bracket
+                continue
             lab = next(g for g in m.groups() if g)
             k = idx(lab)
             if k is not None:
@@ -110,15 +126,13 @@ _DIAGONALS = ("northeast", "northwest", "southeast", "southwest")
 _ABBREV = re.compile(r"(?<![A-Za-z0-9°'\".])(NNE|ENE|ESE|SSE|SSW|WSW|WNW|NNW|NE|NW|SE|SW|N|E|S|W)(?![A-Za-z0-9'])")
 
 
-def direction(segment: str) -> Parsed:
-    """One of the 8 compass directions (``"N"`` ... ``"NW"``) named in ``segment``, words or abbreviations.
+_LIST_SEP = re.compile(r"[,;/|()\[\]&+]|\s(?:or|and)\s", re.IGNORECASE)
 
-    "north-east", "North East", "northeast" and "NE" are NE; "north" inside "northeast" does not count as N.
-    Two different directions are hedged; a 16-point direction (NNE, north-northeast) is unparsed.
-    """
-    words = fold(segment).split()
+
+def _chunk_directions(chunk: str) -> list[str]:
+    """The directions named in one list item, 16-point ones as their abbreviation ("north-northeast" is NNE)."""
+    words = fold(chunk).split()
     found: list[str] = []
-    sixteen = False
     i = 0
     while i < len(words):
         w, nxt = words[i], words[i + 1] if i + 1 < len(words) else ""
@@ -129,15 +143,23 @@ def direction(segment: str) -> Parsed:
         else:
             i += 1
             continue
-        if len(d) == 1 and i < len(words) and (words[i] in _DIAGONALS or (
-                words[i] in ("north", "south") and i + 1 < len(words) and words[i + 1] in ("east", "west"))):
-            sixteen = True
+        rest = words[i:i + 2]
+        if len(d) == 1 and rest and rest[0] in _DIAGONALS:
+            d, i = d + _WORD_DIR[rest[0]], i + 1
+        elif len(d) == 1 and len(rest) == 2 and rest[0] in ("north", "south") and rest[1] in ("east", "west"):
+            d, i = d + _WORD_DIR[rest[0] + rest[1]], i + 2
         found.append(d)
-    for m in _ABBREV.finditer(clean(segment)):
-        if len(m.group(1)) == 3:
-            sixteen = True
-        else:
-            found.append(m.group(1))
-    if sixteen:
+    return found + _ABBREV.findall(clean(chunk))
+
+
+def direction(segment: str) -> Parsed:
+    """One of the 8 compass directions (``"N"`` ... ``"NW"``) named in ``segment``, words or abbreviations.
+
+    "north-east", "North East", "northeast" and "NE" are NE; "north" inside "northeast" does not count as N.
+    List items (split at commas, slashes, brackets, "or", "and") are read apart, so "North, East" is two
+    directions. Two different directions are hedged; one 16-point direction (NNE, north-northeast) is unparsed.
+    """
+    found = distinct([d for chunk in _LIST_SEP.split(segment) for d in _chunk_directions(chunk)])
+    if len(found) == 1 and len(found[0]) == 3:
         return Parsed.failure(segment, "a 16-point direction was given; the question asks for one of 8")
     return decide(segment, found, what="compass direction")

@@ -155,6 +155,17 @@ def find_answer(text: str, *, completion: bool = False) -> Answer | None:
     return Answer(_SENTENCE.split(line)[-1] if len(line) < SEGMENT_CAP else line, "last_line")
 
 
+def commit_block(text: str) -> str:
+    """The answer of a reply without a FINAL ANSWER marker when it may span several lines (a grouping, a list of
+    parts): from the last cue that commits ("the answer is", "Therefore") to the end of the reply, else the
+    last line; cleaned, within the last :data:`TAIL_CAP` characters and capped at :data:`BLOCK_CAP`."""
+    tail = text[-TAIL_CAP:]
+    cue = last_match(_COMMIT, tail)
+    if cue is None or not tail[cue.end():].strip(" .:*\n\t"):
+        return last_line(text)
+    return clean(shorten_digits(tail[cue.end():][:BLOCK_CAP])).strip()
+
+
 _REFUSAL = re.compile(
     r"\bI(?:'m| am)? (?:cannot|can ?not|can't|unable|not able|do not know|don't know|won't|will not|"
     r"must decline|have no way)\b|\bunable to (?:determine|answer|provide|compute|calculate|know)\b|"

@@ -13,7 +13,16 @@ from __future__ import annotations
 import re
 
 from geocore.gazetteer import CONTINENTS
-from tasks.answers import answer_block, blank_phrase, clean, contains_phrase, find_phrase, fold, is_refusal
+from tasks.answers import (
+    answer_block,
+    blank_phrase,
+    clean,
+    commit_block,
+    contains_phrase,
+    find_phrase,
+    fold,
+    is_refusal,
+)
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.sampling import continent_is_clear, is_unambiguous, sample_balanced
 from tasks.records import Parsed, Sample, Score
@@ -105,17 +114,18 @@ class BoundaryAnalysisTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """Continent of each place named after the FINAL ANSWER marker (all lines after it); a place put under
-        two continents is a hedge."""
+        """Continent of each place named after the FINAL ANSWER marker (all lines after it) or, without one,
+        after the reply's last committing cue ("Therefore, the answer is ...", else its last line); a place put
+        under two continents is a hedge."""
         block = answer_block(text)
-        if block is None:
-            if is_refusal(text):
-                return Parsed.refused(text)
-            return Parsed.failure(text, "no FINAL ANSWER line")
+        final = block is not None
+        block = block if final else commit_block(text)
         claims = continent_claims(block, list(sample.target["continents"]))
         if not claims:
-            return Parsed.refused(text) if is_refusal(block) else Parsed.failure(
-                text, "no place put under a continent after FINAL ANSWER")
+            if is_refusal(block) or (not final and is_refusal(text)):
+                return Parsed.refused(text)
+            where = "after FINAL ANSWER" if final else "in the committed answer (no FINAL ANSWER line)"
+            return Parsed.failure(text, f"no place put under a continent {where}")
         several = {n: c for n, c in claims.items() if len(c) > 1}
         if several:
             return Parsed.hedged(text, "places put under several continents: " + "; ".join(

@@ -71,15 +71,19 @@ def accepted_names(city: City) -> list[str]:
 
 
 _ALTERNATIVE = re.compile(r"\s(?:or|OR|Or)\s|/|;|\n")
+_BRACKETED_ALTERNATIVE = re.compile(r"[(\[]\s*(?:or|alternatively|otherwise|possibly|perhaps|maybe)\b",
+                                    re.IGNORECASE)
 
 
 def parse_place(segment: str) -> Parsed:
-    """The parts of a "City, Region, Country" answer; several alternatives naming different places are
-    hedged (the same place written twice is one); "I cannot tell" is a refusal."""
+    """The parts of a "City, Region, Country" answer; several alternatives naming different places ("X or Y",
+    "X / Y", "X (or Y)") are hedged (the same place written twice is one); "I cannot tell" is a refusal.
+    Any other bracket is read as a part ("Paris (Île-de-France), France")."""
     if is_refusal(segment):
         return Parsed.refused(segment)
     alternatives = []
-    for alt in _ALTERNATIVE.split(re.sub(r"[()\[\]]", ",", segment)):
+    unbracketed = re.sub(r"[()\[\]]", ",", _BRACKETED_ALTERNATIVE.sub(" or ", segment))
+    for alt in _ALTERNATIVE.split(unbracketed):
         parts = tuple(p.strip(" .;:") for p in alt.split(",") if p.strip(" .;:"))
         if parts:
             alternatives.append(parts)

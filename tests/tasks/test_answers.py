@@ -13,6 +13,7 @@ from tasks.answers import (
     find_answer,
     is_placeholder_echo,
     option,
+    option_labels,
     prompt_numbers,
     quantity,
     single_angle,
@@ -131,6 +132,13 @@ def test_yes_no(text: str, status: str, value: bool | None) -> None:
     ("FINAL ANSWER: Northeast (bearing 47°)", "answered", "NE"),
     ("FINAL ANSWER: North or Northeast", "hedged", None),
     ("FINAL ANSWER: NNE", "unparsed", None),
+    ("FINAL ANSWER: north-northeast", "unparsed", None),
+    ("FINAL ANSWER: North East", "answered", "NE"),
+    ("FINAL ANSWER: North, East", "hedged", None),
+    ("FINAL ANSWER: North, Northeast, East, Southeast, South, Southwest, West, Northwest", "hedged", None),
+    ("FINAL ANSWER: N, NE, E, SE, S, SW, W, NW", "hedged", None),
+    ("FINAL ANSWER: North/Northeast", "hedged", None),
+    ("FINAL ANSWER: NNE; NE", "hedged", None),
 ])
 def test_directions(text: str, status: str, value: str | None) -> None:
     p = extract(text, direction)
@@ -194,3 +202,21 @@ def test_huge_replies_get_a_status(text: str) -> None:
 
 def test_digit_runs_are_not_numbers() -> None:
     assert distance("FINAL ANSWER: " + "9" * LONG_NUMBER + " km").status == "unparsed"
+
+
+@pytest.mark.parametrize(("segment", "labels"), [
+    ("(34.5)", []),
+    ("Paris (48.5, 2.3)", []),
+    ("near (40.1, -3)", []),
+    ("The point (12.5, 3) is option 2", [1]),
+    ("Option 2 (34.5)", [1]),
+    ("2) at (34.5)", [1]),
+    ("1) Paris, 2) London", [0, 1]),
+    ("(3)", [2]),
+    ("(3.5)", []),
+    ("2.5", []),
+    ("3. Rome", [2]),
+    ("1 or 3", [0, 2]),
+])
+def test_a_number_closing_a_bracket_is_not_an_option_label(segment: str, labels: list[int]) -> None:
+    assert list(dict.fromkeys(option_labels(segment, 6, letters=False, numbers=True))) == labels

@@ -57,3 +57,19 @@ def test_places_named_after_a_continent_are_left_out() -> None:
 
     assert names_continent("Asia") and names_continent("South America Town") and not names_continent("Americana")
     assert not any(names_continent(n) for s in TASK.generate(7, 200) for n in s.payload["cities"])
+
+
+def test_a_free_reply_is_read_from_its_committed_answer() -> None:
+    s = TASK.generate(42, 3)[0]
+    gold = "; ".join(f"{g}: {', '.join(v)}" for g, v in s.target["groups"].items())
+    names = list(s.target["continents"])
+    other = "Oceania" if s.target["continents"][names[0]] != "OC" else "Europe"
+    committed = TASK.parse(f"Oh, {other}: {names[0]}? No.\nTherefore, the answer is {gold}", s)
+    assert committed.status == "answered" and TASK.score(committed, s).correct
+    block = TASK.parse("I placed each city.\nThe answer is:\n" + gold.replace("; ", "\n"), s)
+    assert block.status == "answered" and TASK.score(block, s).correct
+    assert TASK.parse(f"Thinking aloud.\n{gold}", s).status == "answered"  # the last line
+    assert TASK.parse("I cannot tell where these places are.", s).status == "refused"
+    assert TASK.parse("These are all nice places.", s).status == "unparsed"
+    hedged = TASK.parse(f"So the answer is Europe: {names[0]} or Asia: {names[0]}", s)
+    assert hedged.status == "hedged"

@@ -56,3 +56,18 @@ def test_paper_example_state_capital_substitution() -> None:
     # Akure lies in GeoNames admin1 48 (Ondo): the named state counts at the admin-1 level
     assert lv["admin1"] is True
     assert TASK.levels(TASK.parse("FINAL ANSWER: Emure, Ekiti, Nigeria", s), s)["city"] is True
+
+
+def test_a_bracketed_or_listed_alternative_is_a_hedge_at_every_level() -> None:
+    s = ALL[0]
+    t = s.target
+    gold = f"{t['name']}, {t['admin1_name'] or 'x'}, {t['country']}"
+    tasks = [get_task(n) for n in ("gpsbench.place_association", "gpsbench.place_association.country",
+                                    "gpsbench.place_association.admin1")]
+    for alt in (f"{gold} (or Paris, Île-de-France, France)", f"{gold} [or Paris, France]",
+                f"{t['name']} (possibly Lyon), {t['country']}", f"{gold} or Paris, Île-de-France, France"):
+        parsed = TASK.parse(f"FINAL ANSWER: {alt}", s)
+        assert parsed.status == "hedged", alt
+        assert not any(task.score(parsed, s).correct for task in tasks)
+    plain = TASK.parse(f"FINAL ANSWER: {t['name']} ({t['admin1_name'] or 'x'}), {t['country']}", s)
+    assert plain.status == "answered" and TASK.score(plain, s).correct
