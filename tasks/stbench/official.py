@@ -36,7 +36,14 @@ from tasks.records import Message, Parsed, Sample, Score, Split
 from tasks.registry import register_task
 from tasks.stbench.common import AnswerKind, parse_answer, score_answer
 from tasks.stbench.parsing import parse_anomaly, parse_option, parse_point, parse_yes_no
-from tasks.stbench.prompts import CHAT_SYSTEM, COMPLETION_SYSTEM, OPTION_INSTRUCTION, Style
+from tasks.stbench.prompts import (
+    ANOMALY_INSTRUCTION,
+    CHAT_SYSTEM,
+    COMPLETION_SYSTEM,
+    OPTION_INSTRUCTION,
+    YES_NO_INSTRUCTION,
+    Style,
+)
 
 
 @dataclass(frozen=True)
@@ -296,8 +303,8 @@ def check_trajectory_region(payload: dict[str, Any], gold_label: str | None) -> 
 
 _INSTRUCTIONS: dict[AnswerKind, str] = {
     "option": OPTION_INSTRUCTION,
-    "yesno": "End your reply with the line FINAL ANSWER: Yes or FINAL ANSWER: No.",
-    "anomaly": "End your reply with the line FINAL ANSWER: normal or FINAL ANSWER: anomalous.",
+    "yesno": YES_NO_INSTRUCTION,
+    "anomaly": ANOMALY_INSTRUCTION,
     "point": "End your reply with the line FINAL ANSWER: [longitude, latitude].",
 }
 
