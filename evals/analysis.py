@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from evals.records import SampleResult
 from evals.stats import error_summary, mcnemar_exact, paired_bootstrap_gap, wilson
+from tasks.records import ANSWER_STATUSES
 
 BASELINE_CONDITION = "intrinsic"
 # Breakdown dimension -> the sample meta keys that carry it, first present wins ("family" comes from the task).
@@ -29,7 +30,6 @@ DIMENSIONS: dict[str, tuple[str, ...]] = {
     "style": ("style", "instruction_style"),
 }
 ALL_TASKS = "all"
-ANSWER_STATUSES = ("answered", "hedged", "unparsed", "refused")
 
 
 class ConditionSummary(BaseModel):
