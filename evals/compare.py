@@ -70,7 +70,7 @@ from evals.records import RunSpec, SampleResult
 from evals.report import build_report, compare, print_table, write_results_json
 from evals.runner import Endpoint, RunStopped, Watch, pending_count, retry_policy, run_all
 from evals.store import RunDirInUse, RunStore
-from evals.suites import DEFAULT_SUITE
+from evals.suites import DEFAULT_SUITE, SUITES, UnknownSuiteError, describe_suites, get_suite, suite_tasks
 from tasks.records import Sample
 from tasks.registry import UnknownTaskError, get_task, resolve_tasks, task_names
 from tools.registry import UnknownToolsetError, describe_toolsets
@@ -89,12 +89,12 @@ OPTIONS: dict[str, tuple[Any, type]] = {
     "prices": (None, Path), "baseline": (None, Path), "export": ("jsonl,csv", str),
     "executor": ("local", str), "ray_address": (None, str), "ray_workers": (None, int), "tool_call_parser": (None, str),
     "max_reply_bytes": (DEFAULT_MAX_REPLY_BYTES, int), "api_key_env": (None, str),
-    "dataset": (None, str), "dataset_kind": (None, str),
+    "dataset": (None, str), "dataset_kind": (None, str), "suite": (None, str), "compare_paper": (None, bool),
 }
 EXECUTORS = ("local", "ray")
 # Options that change what a run computes: given with --resume they must match the stored run.
 IDENTITY_OPTIONS = {"model": "model", "conditions": "conditions", "tasks": "tasks", "limit": "limit", "size": "size",
-                    "split": "split",
+                    "split": "split", "suite": "suite",
                     "seed": "seed", "epochs": "epochs", "temperature": "temperature", "max_tokens": "max_tokens",
                     "max_steps": "max_steps", "max_tool_calls": "max_tool_calls",
                     "max_sample_tokens": "max_sample_tokens", "sample_timeout": "sample_timeout_s"}
@@ -124,6 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--condition", "--conditions", dest="conditions",
                    help="comma-separated conditions (default intrinsic,tools), e.g. intrinsic,tools,tools[geodesy]")
     p.add_argument("--tasks", help="comma-separated task names or globs (default: the quick suite)")
+    p.add_argument("--suite", help="a paper's protocol, with its paper-shaped table: " + ", ".join(SUITES)
+                   + " (see --list)")
+    p.add_argument("--compare-paper", action="store_true", default=None,
+                   help="with --suite: add the figures the paper published for its models as rows of the table")
     p.add_argument("--dataset", help="released data files for tasks that load them (stbench.official: a .jsonl "
                    "file, or STBench's datasets/ or datasets/basic/ folder)")
     p.add_argument("--dataset-kind", help="kinds to keep from --dataset, comma-separated names or abbreviations "
@@ -242,6 +246,9 @@ def print_listing() -> None:
         print(f"  {name} reads --dataset PATH" + (f"; --dataset-kind from: {', '.join(kinds)}" if kinds else ""))
     print("tool sets:")
     for name, desc in describe_toolsets().items():
+        print(f"  {name}: {desc}")
+    print("suites (--suite NAME):")
+    for name, desc in describe_suites().items():
         print(f"  {name}: {desc}")
     print("conditions: " + ", ".join(condition_names()))
     print("model providers:")
@@ -378,12 +385,17 @@ def check_dataset(opts: dict[str, Any], tasks: list[str]) -> str | None:
 
 def make_spec(opts: dict[str, Any]) -> RunSpec:
     """Validate options into a run spec; raises UsageError with a one-line message."""
-    size = parse_size(opts["size"])
     try:
         parse_model(opts["model"])
-        if opts["tasks"]:
+        if opts["suite"]:
+            if opts["tasks"]:
+                raise UsageError("--suite and --tasks are exclusive: a suite fixes its tasks")
+            limits: dict[str, int | None] = {n: opts["limit"] for n in suite_tasks(opts["suite"], opts["dataset"])}
+            if opts["size"] is None:
+                opts = {**opts, "size": get_suite(opts["suite"]).size}
+        elif opts["tasks"]:
             names = resolve_tasks([t.strip() for t in opts["tasks"].split(",") if t.strip()])
-            limits: dict[str, int | None] = {n: opts["limit"] for n in names}
+            limits = {n: opts["limit"] for n in names}
         else:
             known = set(task_names())
             limits = {n: opts["limit"] or k for n, k in DEFAULT_SUITE.items() if n in known}
@@ -397,8 +409,10 @@ def make_spec(opts: dict[str, Any]) -> RunSpec:
             if hasattr(c, "check"):
                 for n in limits:
                     c.check(get_task(n))
-    except (UnknownTaskError, UnknownConditionError, UnknownProviderError, UnknownToolsetError) as exc:
+    except (UnknownTaskError, UnknownConditionError, UnknownProviderError, UnknownToolsetError,
+            UnknownSuiteError) as exc:
         raise UsageError(str(exc)) from None
+    size = parse_size(None if opts["size"] is None else str(opts["size"]))
     for key in ("limit", "epochs", "max_tokens", "max_steps", "max_connections", "max_attempts", "max_sample_tokens",
                 "ray_workers"):
         if opts[key] is not None and opts[key] < 1:
@@ -412,7 +426,7 @@ def make_spec(opts: dict[str, Any]) -> RunSpec:
         raise UsageError(f"{provider}/ models need --base-url http://host:port/v1")
     cache = opts["cache"] if opts["cache"] is not None else opts["temperature"] == 0
     return RunSpec(
-        model=opts["model"], base_url=opts["base_url"], tasks=list(limits), task_limits=limits,
+        model=opts["model"], base_url=opts["base_url"], suite=opts["suite"], tasks=list(limits), task_limits=limits,
         conditions=[c.name for c in conds], split=opts["split"], limit=opts["limit"], size=size, seed=opts["seed"],
         epochs=opts["epochs"], temperature=opts["temperature"], max_tokens=opts["max_tokens"],
         max_steps=opts["max_steps"], max_tool_calls=opts["max_tool_calls"],
@@ -672,7 +686,12 @@ def _main(argv: list[str] | None = None) -> int:
 
             if not ray_available():
                 return fail(RAY_HINT, 1)
+        if opts["compare_paper"] and not opts["suite"] and opts["resume"] is None:
+            raise UsageError("--compare-paper needs --suite (the published figures are a paper's)")
         run = prepare(opts, given)
+        if opts["compare_paper"] and not run.spec.suite:
+            run.store.close()
+            raise UsageError("--compare-paper needs --suite (the published figures are a paper's)")
     except UsageError as exc:
         return fail(str(exc), 2)
     spec, store, run_dir = run.spec, run.store, run.run_dir
@@ -729,7 +748,7 @@ def _main(argv: list[str] | None = None) -> int:
             if rc:
                 return rc
         wall = time.time() - t0
-        failed = _report(run, wall, out, console)
+        failed = _report(run, wall, out, console, compare_paper=bool(opts["compare_paper"]))
     return EXIT_ERRORS if failed else EXIT_OK
 
 
@@ -773,8 +792,9 @@ def _run(run: Prepared, conditions: list[Any], factory: Any, todo: int, console:
     return 0
 
 
-def _report(run: Prepared, wall: float, out: Console, console: Console) -> int:
-    """Print the table, write the report files; returns how many samples of the run ended in error."""
+def _report(run: Prepared, wall: float, out: Console, console: Console, *, compare_paper: bool = False) -> int:
+    """Print the table (and a suite's paper-shaped tables), write the report files; returns how many samples of
+    the run ended in error."""
     spec, store = run.spec, run.store
     ids = {s.id for s, _ in run.work}
     results = [r for r in store.results(with_trace=False) if r.sample_id in ids and r.condition in spec.conditions]
@@ -804,6 +824,10 @@ def _report(run: Prepared, wall: float, out: Console, console: Console) -> int:
     comparisons = compare(results, spec.conditions)
     rows = comparisons + ([overall(results, spec.conditions)] if len(comparisons) > 1 else [])
     print_table(rows, spec.conditions, out, title=f"{spec.model} · split {spec.split} · seed {spec.seed}")
+    if spec.suite:
+        from evals.paper_tables import add_paper_tables
+
+        add_paper_tables(report, results, spec, out, compare_paper=compare_paper)
     if report.get("baseline_run"):
         for row in report["baseline_run"]:
             out.print(f"vs baseline {row['task']} {row['condition']}: {100 * row['gap']:+.1f} pts "

@@ -168,6 +168,19 @@ def breakdown_tables(breakdowns: dict[str, list[dict[str, Any]]], conditions: li
     return "".join(out) or '<p class="note">No breakdown keys with two or more values.</p>'
 
 
+def paper_sections(paper: dict[str, Any] | None) -> list[str]:
+    """A suite run's paper-shaped tables (``evals.paper_tables``): rows per condition, gap, hedged %, n and, with
+    --compare-paper, the published rows."""
+    if not paper:
+        return []
+    out = [f"<h2>Paper-shaped tables · {_e(paper['suite'])}</h2>"]
+    for t in paper["tables"]:
+        source = f" Published: {t['published']['source']}." if t.get("published") else ""
+        out += [f"<h3>{_e(t['title'])}</h3>", _table(t["grid"]["headers"], t["grid"]["rows"]),
+                f'<p class="note">{_e(t["caption"])}.{_e(source)}</p>']
+    return out
+
+
 def render(report: dict[str, Any]) -> str:
     meta = report.get("meta", {})
     spec = meta.get("spec", {})
@@ -184,6 +197,7 @@ def render(report: dict[str, Any]) -> str:
         f"<h1>geogap report · {_e(spec.get('model', ''))}</h1>",
         '<table class="meta">' + "".join(f"<tr><td>{_e(k)}</td><td>{_e(v)}</td></tr>" for k, v in meta_rows)
         + "</table>",
+        *paper_sections(report.get("paper_tables")),
         "<h2>Gap per task</h2>", gap_chart(tasks),
         "<h2>Accuracy by region</h2>", accuracy_chart(report.get("breakdowns", {}).get("region", []), conditions),
         "<h2>Per task</h2>", task_table(all_rows, conditions),

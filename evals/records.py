@@ -28,6 +28,7 @@ class RunSpec(BaseModel):
     split: str = "test"
     limit: int | None = None
     size: int | str | None = Field(default=None, description="Items generated per task ('paper' = paper size)")
+    suite: str | None = Field(default=None, description="--suite: the paper protocol run (evals.suites)")
     dataset: str | None = Field(default=None, description="--dataset: released files for tasks that load them")
     dataset_kind: str | None = Field(default=None, description="--dataset-kind: kinds kept from --dataset")
     seed: int = Field(default=42, description="Dataset seed; model calls of epoch e send seed + e")

@@ -15,7 +15,7 @@ marks those items. Variants share the base template's items (same seed stream), 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any, ClassVar
@@ -112,19 +112,22 @@ class GeoTempTimeTask(GeneratedTask):
     def _place_texts(self, l1: Location, l2: Location, start: datetime, target: datetime) -> tuple[str, str]:
         return l1.label, l2.label
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def items(self, seed: int, size: int) -> Iterator[tuple[int, Location, Location, datetime, int | None]]:
+        """The drawn items in order: index, (l1, l2), the local start time at l1 and x hours (or None)."""
         grid = pair_count()
         if not 1 <= size <= grid:
             raise ValueError(f"size must be within [1, {grid}] (the l1 × l2 grid), got {size}")
         rng = random.Random(stable_seed("geotemp", self.kind, self.year, seed))
         picks = rng.sample(range(grid), size)
-        out: list[Sample] = []
         for i, index in enumerate(picks):
             l1, l2 = pair(index)
             start = random_local_start(rng, l1.zone, self.year)
             hours = rng.randint(MIN_HOURS, MAX_HOURS) if self.uses_hours else None
-            out.append(self._sample(i, size, l1, l2, start, hours, self.styles[i % len(self.styles)]))
-        return out
+            yield i, l1, l2, start, hours
+
+    def generate(self, seed: int, size: int) -> list[Sample]:
+        return [self._sample(i, size, l1, l2, start, hours, self.styles[i % len(self.styles)])
+                for i, l1, l2, start, hours in self.items(seed, size)]
 
     def _sample(self, i: int, size: int, l1: Location, l2: Location, start: datetime, hours: int | None,
                 style: str) -> Sample:

@@ -49,3 +49,5 @@ APPLIED_TASKS: tuple[str, ...] = tuple(f"gpsbench.{n}" for n in (
 ))
 PROBE_TASKS: tuple[str, ...] = ("gpsbench.missing_data",)
 LEVEL_TASKS: tuple[str, ...] = ("gpsbench.place_association.country", "gpsbench.place_association.admin1")
+FORM_TASKS: tuple[str, ...] = ("gpsbench.route_geometry.mcq",)
+"""Another answer form of a task's items: route geometry as the paper's multiple choice (the suite's form)."""

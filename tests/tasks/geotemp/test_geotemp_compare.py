@@ -38,9 +38,9 @@ def test_all_geotemp_tasks_in_both_conditions(tmp_path: Path, monkeypatch: pytes
     assert code == 0
     with RunStore(tmp_path / "run") as store:
         results = list(store.results())
-    tasks = {r.sample_id.split("/")[0] for r in results}
-    assert len(tasks) == 7 and all(t.startswith("geotemp.") for t in tasks)
-    assert len(results) == 7 * 2
+    tasks = {r.task for r in results}
+    assert len(tasks) == 11 and all(t.startswith("geotemp.") for t in tasks)  # 7 tasks, 4 in all three styles
+    assert len(results) == (7 + 4 * 3) * 2
     tools = [r for r in results if r.condition == "tools"]
     assert all(r.score.correct and r.tool_calls >= 1 for r in tools), [
         (r.sample_id, r.final_text, r.score.explanation) for r in tools if not r.score.correct]

@@ -21,6 +21,8 @@ def test_all_geotemp_tasks_are_registered() -> None:
     assert set(GEOTEMP) == {
         "geotemp.verification", "geotemp.time_time", "geotemp.time_place", "geotemp.time_time_place",
         "geotemp.time_time_place.inject_tz", "geotemp.time_time_place.replace_city", "geotemp.tz_probe",
+        "geotemp.verification.styles", "geotemp.time_time.styles", "geotemp.time_place.styles",
+        "geotemp.time_time_place.styles",
     }
 
 

@@ -101,6 +101,11 @@ def route_geometry(s: Sample) -> Solver:
     return f"FINAL ANSWER: {out['kept_indices']}"
 
 
+def route_geometry_mcq(s: Sample) -> Solver:
+    out = yield ("simplify_path_rdp", {"points": _pts(s), "epsilon_km": s.payload["epsilon_km"]})
+    return f"FINAL ANSWER: {'ABCD'[s.payload['options'].index(sorted(out['kept_indices']))]}"
+
+
 def relative_position_pure(s: Sample) -> Solver:
     (a, b) = _pts(s)
     out = yield ("initial_bearing", {"lat1": a[0], "lon1": a[1], "lat2": b[0], "lon2": b[1]})
@@ -188,6 +193,7 @@ SOLVERS: dict[str, Callable[[Sample], Solver]] = {
         terrain_classification, missing_data,
     )
 }
+SOLVERS["gpsbench.route_geometry.mcq"] = route_geometry_mcq
 
 
 def drive(sample: Sample, toolsets: tuple[str, ...]) -> tuple[str, list[Call]]:

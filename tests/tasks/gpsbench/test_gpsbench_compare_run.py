@@ -23,7 +23,7 @@ def test_gpsbench_glob_runs_in_both_conditions(tmp_path: Path) -> None:
     from tasks.gpsbench import LEVEL_TASKS
 
     names = [n for n in resolve_tasks(["gpsbench.*"]) if n not in LEVEL_TASKS]  # level variants: same items
-    assert len(names) == 18
+    assert len(names) == 19  # 17 tasks, the probe, route geometry as multiple choice
     work = [(s, task) for task in (get_task(n) for n in names) for s in task.samples(limit=1)]
     by_prompt = {s.prompt: s for s, _ in work}
     solvers: dict[str, object] = {}
@@ -50,13 +50,13 @@ def test_gpsbench_glob_runs_in_both_conditions(tmp_path: Path) -> None:
     store.add_samples([s for s, _ in work])
     conds = [get_condition("intrinsic"), get_condition("tools")]
     written = asyncio.run(run_all("r1", spec, store, work, conds, ScriptedChatModel(script=policy)))
-    assert written == 36
+    assert written == 38
     results = list(store.results())
     tools = [r for r in results if r.condition == "tools"]
     assert all(r.score.correct and r.tool_calls >= 1 for r in tools), [
         (r.sample_id, r.score.explanation) for r in tools if not r.score.correct]
     intrinsic = [r for r in results if r.condition == "intrinsic"]
-    assert len(intrinsic) == 18 and sum(r.score.correct for r in intrinsic) <= 3
+    assert len(intrinsic) == 19 and sum(r.score.correct for r in intrinsic) <= 3
     assert all(r.trace and r.trace[0].kind == "model_call" and not r.tool_calls for r in intrinsic)
     table = compare(results, ["intrinsic", "tools"])
     assert {row.task for row in table} >= set(names)

@@ -15,12 +15,13 @@ from hypothesis import strategies as st
 from agents.tool_agent import AgentLimits, ToolAgent
 from evals.conditions import with_tools_note
 from tasks import get_task, resolve_tasks
-from tasks.gpsbench import APPLIED_TASKS, LEVEL_TASKS, PROBE_TASKS, PURE_TASKS
+from tasks.gpsbench import APPLIED_TASKS, FORM_TASKS, LEVEL_TASKS, PROBE_TASKS, PURE_TASKS
 from tasks.gpsbench.regions import CONTINENT_QUOTAS, SUBREGIONS
 from tasks.records import Parsed, Sample, Score
 from tools import get_tools
 
 ALL_TASKS = PURE_TASKS + APPLIED_TASKS + PROBE_TASKS
+CHECKED = ALL_TASKS + FORM_TASKS  # every task and answer form
 N = 40
 
 
@@ -32,11 +33,11 @@ def generated(name: str, seed: int = 42, size: int = N) -> tuple[Sample, ...]:
 def test_seventeen_tasks_and_the_probe_are_registered() -> None:
     assert len(PURE_TASKS) == 9 and len(APPLIED_TASKS) == 8 and len(PROBE_TASKS) == 1
     # plus place association scored at country and admin-1 level (same items, coarser scorers)
-    assert sorted(resolve_tasks(["gpsbench.*"])) == sorted(ALL_TASKS + LEVEL_TASKS)
-    assert set(SOLVERS) == set(ALL_TASKS)
+    assert sorted(resolve_tasks(["gpsbench.*"])) == sorted(ALL_TASKS + LEVEL_TASKS + FORM_TASKS)
+    assert set(SOLVERS) == set(ALL_TASKS + FORM_TASKS)
 
 
-@pytest.mark.parametrize("name", ALL_TASKS)
+@pytest.mark.parametrize("name", CHECKED)
 def test_sizes_splits_and_determinism(name: str) -> None:
     task = get_task(name)
     assert task.paper_size == 3400 and task.default_size <= 200 and task.size == task.default_size
@@ -54,7 +55,7 @@ def test_sizes_splits_and_determinism(name: str) -> None:
     assert [s.id for s in small.samples(split="test")] == [s.id for s in by_split["test"]]
 
 
-@pytest.mark.parametrize("name", ALL_TASKS)
+@pytest.mark.parametrize("name", CHECKED)
 def test_prompts_and_breakdown_meta(name: str) -> None:
     for s in generated(name):
         assert s.messages[0].role == "system" and "FINAL ANSWER" in s.messages[0].content
@@ -67,7 +68,7 @@ def test_prompts_and_breakdown_meta(name: str) -> None:
             assert all(c in s.prompt for c in s.choices)
 
 
-@pytest.mark.parametrize("name", ALL_TASKS)
+@pytest.mark.parametrize("name", CHECKED)
 def test_toolsets_exist_and_stay_small(name: str) -> None:
     task = get_task(name)
     tools = get_tools(list(task.toolsets))
@@ -76,7 +77,7 @@ def test_toolsets_exist_and_stay_small(name: str) -> None:
         assert t.description and len(t.description) > 40
 
 
-@pytest.mark.parametrize("name", ALL_TASKS)
+@pytest.mark.parametrize("name", CHECKED)
 def test_tool_ceiling_every_sample_solved_with_the_tasks_tools(name: str) -> None:
     task = get_task(name)
     for s in generated(name):
@@ -87,7 +88,7 @@ def test_tool_ceiling_every_sample_solved_with_the_tasks_tools(name: str) -> Non
         assert parsed.ok and score.correct, (s.id, text, score.explanation)
 
 
-@pytest.mark.parametrize("name", ALL_TASKS)
+@pytest.mark.parametrize("name", CHECKED)
 def test_tool_agent_replay_reaches_gold_within_default_limits(name: str) -> None:
     task = get_task(name)
     s = generated(name)[-1]
@@ -100,7 +101,7 @@ def test_tool_agent_replay_reaches_gold_within_default_limits(name: str) -> None
     assert task.score(task.parse(res.final_text, s), s).correct
 
 
-@pytest.mark.parametrize("name", ALL_TASKS)
+@pytest.mark.parametrize("name", CHECKED)
 def test_parse_failure_keeps_raw_text_and_scores_as_failure(name: str) -> None:
     task = get_task(name)
     s = generated(name)[0]
@@ -120,7 +121,7 @@ TEXTS = st.text(max_size=120) | st.builds(
 @given(st.lists(TEXTS, min_size=10, max_size=10))
 def test_parsers_and_scorers_never_raise_on_10000_strings(texts: list[str]) -> None:
     """1,000 examples of 10 strings each: 10,000 random strings through all 18 parsers and scorers."""
-    for name in ALL_TASKS:
+    for name in CHECKED:
         task = get_task(name)
         s = generated(name)[0]
         for text in texts:
