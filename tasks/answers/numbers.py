@@ -48,7 +48,7 @@ def numbers(text: str) -> list[Number]:
         value = to_float(m.group("num"))
         exp = m.group("exp") or m.group("exp2")
         if exp is not None:
-            value *= 10.0 ** int(exp)
+            value = float(f"{value!r}e{int(exp)}")  # "5e400" is inf, not an OverflowError
         if m.group("mult"):
             value *= _MULT[m.group("mult").lower()]
         out.append(Number(value, m.start(), m.end()))

@@ -12,6 +12,7 @@ from tasks.answers import (
     extract,
     find_answer,
     is_placeholder_echo,
+    numbers,
     option,
     option_labels,
     prompt_numbers,
@@ -220,3 +221,7 @@ def test_digit_runs_are_not_numbers() -> None:
 ])
 def test_a_number_closing_a_bracket_is_not_an_option_label(segment: str, labels: list[int]) -> None:
     assert list(dict.fromkeys(option_labels(segment, 6, letters=False, numbers=True))) == labels
+
+
+def test_an_exponent_beyond_float_range_is_inf_not_an_error() -> None:
+    assert [n.value for n in numbers("0E310 5e400 1.5e3")] == [0.0, float("inf"), 1500.0]
