@@ -9,6 +9,8 @@ limited run always holds whole items, as the per-item majority vote (:mod:`evals
 
 from __future__ import annotations
 
+from typing import Any
+
 from tasks.geotemp.timetasks import (
     GeoTempTimeTask,
     TimePlaceTask,
@@ -25,26 +27,32 @@ STYLE_SUFFIX = ".styles"
 class AllStylesMixin:
     """Turns a GeoTemp time task into its all-styles form (mixed in before the base class)."""
 
-    def generate(self: GeoTempTimeTask, seed: int, size: int) -> list[Sample]:  # type: ignore[misc]
-        out: list[Sample] = []
-        for i, l1, l2, start, hours in self.items(seed, size):
-            for style in self.styles:
-                s = self._sample(i, size, l1, l2, start, hours, style)
-                styled = f"{self.name}[{style}]/{s.id.removeprefix(self.name + '/')}"
-                out.append(s.model_copy(update={"id": styled, "meta": {**s.meta, "item": s.id}}))
+    def _styled(self: GeoTempTimeTask, i: int, size: int, *item: Any) -> list[Sample]:  # type: ignore[misc]
+        out = []
+        for style in self.styles:
+            s = self._sample(i, size, *item, style)
+            styled = f"{self.name}[{style}]/{s.id.removeprefix(self.name + '/')}"
+            out.append(s.model_copy(update={"id": styled, "meta": {**s.meta, "item": s.id}}))
         return out
+
+    def generate(self: GeoTempTimeTask, seed: int, size: int) -> list[Sample]:  # type: ignore[misc]
+        return [s for i, *item in self.items(seed, size) for s in self._styled(i, size, *item)]  # type: ignore[attr-defined]
 
     def samples(self: GeoTempTimeTask, *, split: Split = "test", limit: int | None = None,  # type: ignore[misc]
                 seed: int = 42) -> list[Sample]:
-        """The split's samples, all styles of each item; ``limit`` is a number of items."""
+        """The split's samples, all styles of each item; ``limit`` is a number of items. Only the items returned
+        are rendered (drawing stops after the last), so a limited run at paper size starts at once."""
         if split not in SPLITS:
             raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
-        out = [s for s in self.generate(seed, self.size) if s.split == split]
-        if limit is None:
-            return out
-        kept = list(dict.fromkeys(s.meta["item"] for s in out))[:limit]
-        wanted = set(kept)
-        return [s for s in out if s.meta["item"] in wanted]
+        out: list[Sample] = []
+        taken = 0
+        for i, *item in self.items(seed, self.size):
+            if limit is not None and taken >= limit:
+                break
+            if self.split_of(i) == split:
+                out += self._styled(i, self.size, *item)  # type: ignore[attr-defined]
+                taken += 1
+        return out
 
 
 def _all_styles(base: type[GeoTempTimeTask]) -> type[GeoTempTimeTask]:
