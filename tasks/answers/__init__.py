@@ -9,7 +9,9 @@ Scoring policy (also in README "Scoring policy"; statuses in :data:`tasks.record
    reasoning.
 2. **One answer earns credit; several are a hedge.** An answer that commits to more than one candidate — two
    options, every option echoed, a list, a range ("1212–2424 km"), "X or Y", an alternative in brackets
-   ("X (or Y)") — is ``hedged`` and never credited. The same value written twice (in km and miles, in DMS and
+   ("X (or Y)") — is ``hedged`` and never credited; so are alternatives offered in words ("C, or possibly D",
+   "C (maybe D)", "B/C", "B. Actually, C."), a list under the marker, an "or ..." line after it, a bound
+   ("at least 1200 km") and FINAL ANSWER lines that disagree (:func:`extract`). "Not X" is no answer. The same value written twice (in km and miles, in DMS and
    decimal) is one answer.
 3. **A given parameter is not the answer.** "With R = 6371 km, the distance is 2424 km" answers 2424 km:
    values after "R =", "with/using/given ...", tolerances ("± 5 km"), operands of a computation and values
@@ -44,7 +46,7 @@ from tasks.answers.coords import (
     pairs,
     single_angle,
 )
-from tasks.answers.decide import decide, distinct, extract
+from tasks.answers.decide import agree, decide, distinct, extract
 from tasks.answers.numbers import (
     DISTANCE_UNITS,
     KM_PER_MILE,
@@ -74,10 +76,14 @@ from tasks.answers.text import (
     clean,
     commit_block,
     contains_phrase,
+    earlier_blocks,
+    final_answer_end,
     final_answer_segment,
+    final_answer_segments,
     find_answer,
     find_phrase,
     fold,
+    is_non_answer,
     is_placeholder_echo,
     is_refusal,
     last_line,
@@ -86,10 +92,10 @@ from tasks.answers.text import (
 
 __all__ = [
     "BLOCK_CAP", "DIRECTIONS_8", "DIRECTION_NAMES", "DISTANCE_UNITS", "FINAL_RE", "KM_PER_MILE", "LONG_NUMBER", "NUM",
-    "NUMBER_RE", "SEGMENT_CAP", "TAIL_CAP", "Angle", "Answer", "Number", "Pair", "Quantity", "answer_block",
-    "bare_number", "blank_phrase", "clean", "commit_block", "contains_phrase", "coordinate_pair", "decide", "direction", "distinct",
-    "extract", "final_answer_segment", "find_angles", "find_answer", "find_phrase", "fold", "is_formula",
-    "is_placeholder_echo", "is_refusal", "last_line", "numbers", "option", "option_labels", "option_texts",
+    "NUMBER_RE", "SEGMENT_CAP", "TAIL_CAP", "Angle", "Answer", "Number", "Pair", "Quantity", "agree", "answer_block",
+    "bare_number", "blank_phrase", "clean", "commit_block", "contains_phrase", "coordinate_pair", "earlier_blocks", "decide", "direction", "distinct",
+    "extract", "final_answer_end", "final_answer_segment", "final_answer_segments", "find_angles", "find_answer", "find_phrase", "fold", "is_formula",
+    "is_non_answer", "is_placeholder_echo", "is_refusal", "last_line", "numbers", "option", "option_labels", "option_texts",
     "pair_from_angles", "pairs", "placeholders", "prompt_numbers", "quantities", "quantity", "result_part",
     "same_value", "single_angle", "to_float", "yes_no",
 ]

@@ -20,8 +20,10 @@ _MARKED = re.compile(rf"(?<![A-Za-z0-9])\(({_LABEL})\)|(?<![A-Za-z0-9(.])({_LABE
 _NAMED = re.compile(rf"\b(?:options?|answer|choice|letter)\s?(?:is\s|:\s?|=\s?)?\(?(?-i:({_LABEL}))\)?(?![A-Za-z0-9])",
                     re.IGNORECASE)
 _START = re.compile(rf"^\(?({_LABEL})\)?(?:$|\s?[:)\-,]|\s?\.(?!\d)|\s-)")
-_CONNECTORS = re.compile(r"\b(?:or|and|either|both|options?|answers?|choices?|letters?)\b|(?:[,/&;()\s]|\.(?!\d))+",
-                         re.IGNORECASE)
+_CONNECTORS = re.compile(
+    r"\b(?:or|and|either|both|options?|answers?|choices?|letters?|is|are|also|maybe|perhaps|possibly|probably|"
+    r"plausible|possible|likely|equally|vs|versus|though|although|alternatively|otherwise|if\s+not)\b"
+    r"|(?:[,/&;()\s]|\.(?!\d))+", re.IGNORECASE)
 
 
 def _label_index(label: str, n: int, letters: bool, numbers: bool, first_number: int) -> int | None:

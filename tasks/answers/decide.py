@@ -3,10 +3,20 @@ hedge, or nothing; and the wrapper that finds the segment, rejects echoes and re
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from tasks.answers.text import Answer, find_answer, is_placeholder_echo, is_refusal
+from tasks.answers.text import (
+    Answer,
+    final_answer_segments,
+    find_answer,
+    fold,
+    is_non_answer,
+    is_placeholder_echo,
+    is_refusal,
+)
 from tasks.records import Parsed
 
 T = TypeVar("T")
@@ -59,8 +69,86 @@ def extract(text: str, find: Callable[[str], Parsed], *, prompt: str | None = No
              "line)", "last_line": "last line (no FINAL ANSWER line)"}[answer.source]
     if prompt is not None and is_placeholder_echo(answer.text, prompt):
         return Parsed.failure(text, f"the {where} repeats the prompt's placeholder: {answer.text[:60]!r}")
+    if _HEDGE_PHRASE.search(answer.text):
+        return Parsed.hedged(text, f"the {where} does not commit to one answer: {answer.text[:80]!r}")
+    if is_non_answer(answer.text):
+        return Parsed.refused(text, f"the reply declines to answer: {answer.text[:80]!r}")
     parsed = find(answer.text)
+    negated = _NEGATED.match(answer.text)
+    if negated and parsed.status == "answered":  # "Not 1200 km" read as 1200 km: the extractor ignored "not"
+        # (a two-way extractor that reads "not anomalous" as normal gives another value and is kept)
+        plain = find(answer.text[negated.end():])
+        kept_not = " not " in f" {fold(str(parsed.value))} "  # "Not Cumberland" kept as a name part
+        if plain.status == "answered" and (kept_not or agree(plain.value, parsed.value)):
+            return Parsed.failure(text, f"the {where} only says what the answer is not: {answer.text[:60]!r}")
     if parsed.status == "unparsed" and (is_refusal(answer.text) or (answer.source != "final" and is_refusal(text))):
         return Parsed.refused(text, f"the reply declines to answer: {answer.text[:80]!r}")
+    if parsed.status != "hedged":
+        other = _alternative(answer.text, find, parsed)
+        if other is None and answer.source == "final" and parsed.status == "answered":
+            other = _other_final(text, find, parsed)
+        if other is not None:
+            return Parsed.hedged(text, f"{other} ({where})")
     reason = f"{parsed.reason} ({where})" if parsed.reason else None
     return parsed.model_copy(update={"raw": text, "reason": reason})
+
+
+_NEGATED = re.compile(r"\W*(?:it(?:'s| is) )?not\b\s*", re.IGNORECASE)
+_HEDGE_PHRASE = re.compile(
+    r"\b(?:are|is) (?:both|equally|also) (?:plausible|possible|likely|correct)\b|\b(?:all|any) of (?:the above|them|these)\b",
+    re.IGNORECASE)
+_ALTERNATIVE = re.compile(
+    r"\b(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|if not|though|although|vs\.?|versus|actually|"
+    r"correction|I mean|on second thought)\b|/", re.IGNORECASE)
+
+
+def agree(a: Any, b: Any, rel: float = 0.01) -> bool:
+    """Whether two extracted values are the same answer: numbers within ``rel``, sequences and mappings item by
+    item (a None item matches anything), anything else by equality."""
+    if a is None or b is None:
+        return True
+    if isinstance(a, (bool, int)) and isinstance(b, (bool, int)):
+        return a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if not (math.isfinite(a) and math.isfinite(b)):
+            return a == b
+        return abs(a - b) <= max(1e-9, rel * max(abs(a), abs(b)))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return all(agree(a[k], b[k], rel) for k in a.keys() & b.keys() if k not in ("snippet", "source"))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(agree(x, y, rel) for x, y in zip(a, b, strict=True))
+    if hasattr(a, "model_dump") and hasattr(b, "model_dump"):
+        return agree(a.model_dump(), b.model_dump(), rel)
+    return bool(a == b)
+
+
+def _alternative(segment: str, find: Callable[[str], Parsed], whole: Parsed) -> str | None:
+    """Why ``segment`` offers a second answer next to the first, or None: pieces split at words that offer an
+    alternative ("or possibly D", "C (maybe D)", "C. Actually, D.", "B/C") each read alone give different
+    answers. A piece without an answer ("is also possible") counts for nothing."""
+    cuts = list(_ALTERNATIVE.finditer(segment))[:8]
+    if not cuts:
+        return None
+    bounds = [0, *(p for m in cuts for p in (m.start(), m.end())), len(segment)]
+    values = [whole.value] if whole.status == "answered" else []
+    for a, b in zip(bounds[::2], bounds[1::2], strict=True):
+        piece = segment[a:b].strip(" ,;:.()[]-\t")
+        if not piece:
+            continue
+        got = find(piece)
+        if got.status == "hedged":
+            return f"the answer offers alternatives: {segment[:80]!r}"
+        if got.status == "answered":
+            values.append(got.value)
+    if any(not agree(v, values[0]) for v in values[1:]):
+        return f"the answer offers alternatives: {segment[:80]!r}"
+    return None
+
+
+def _other_final(text: str, find: Callable[[str], Parsed], last: Parsed) -> str | None:
+    """Why the reply's FINAL ANSWER lines disagree (an earlier one gives a different answer), or None."""
+    for seg in final_answer_segments(text)[1:]:
+        got = find(seg)
+        if got.status == "answered" and not agree(got.value, last.value, rel=1e-4):
+            return f"FINAL ANSWER lines with different answers: {seg[:40]!r} and {last.value!r}"
+    return None

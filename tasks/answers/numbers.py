@@ -102,7 +102,9 @@ _PARAM_BEFORE = re.compile(
 _OPERATOR_AFTER = re.compile(r"\s?[×*/^+·]")
 _OPERATOR_BEFORE = re.compile(r"[×*/^·]\s?$")
 _EQUALS = re.compile(r"=|≈|→|->")
-_RANGE_BEFORE = re.compile(rf"(?<![\w.])(?P<num>{NUM})\s?(?:-|to|and|or|/)\s?$", re.IGNORECASE)
+_RANGE_BEFORE = re.compile(rf"(?<![\w.])(?P<num>{NUM})\s?(?:-|~|to|and|or|/)\s?$", re.IGNORECASE)
+_BOUND_BEFORE = re.compile(r"(?:\b(?:at least|at most|more than|less than|greater than|fewer than|no more than|"
+                           r"no less than|over|under|up to|above|below|in excess of)|[<>≤≥])\s?$", re.IGNORECASE)
 
 
 def _area_factor(unit: str) -> float:
@@ -197,6 +199,9 @@ def quantity(segment: str, kind: str, *, given: Collection[float] = (), bare: bo
     segment that is only a number counts in the asked unit. A formula without a final value is unparsed."""
     label = what or kind
     found = quantities(segment, kind, given)
+    bound = next((q for q in found if _BOUND_BEFORE.search(segment[max(0, q.start - 20): q.start])), None)
+    if bound is not None:
+        return Parsed.hedged(segment, f"a bound, not one {label}: {segment[max(0, bound.start - 20): bound.end]!r}")
     if found:
         return decide(segment, [q.value for q in found], what=label, same=same_value(rel))
     if bare:

@@ -84,16 +84,67 @@ def _tidy(segment: str) -> str:
     return s.strip("* ").strip()
 
 
-def final_answer_segment(text: str) -> str | None:
-    """The text after the last ``FINAL ANSWER:`` marker to the end of its line (or the next non-empty line when
-    the marker ends its line), cleaned and capped at :data:`SEGMENT_CAP`; None when there is no marker."""
-    last = last_match(FINAL_RE, text)
-    if last is None:
-        return None
-    rest = text[last.end(): last.end() + 4 * SEGMENT_CAP].lstrip(" \t*_`")
+_LIST_ITEM = re.compile(r"^\s{0,8}(?:[-*•+]|\(?\d{1,2}[.)](?!\d))\s+")
+_CONTINUES = re.compile(r"^\s{0,8}(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|if not|though|"
+                        r"although|actually|correction)\b", re.IGNORECASE)
+_MAX_ITEMS = 12
+
+
+def _answer_lines(rest: str) -> tuple[list[str], list[str]]:
+    """The lines an answer after a marker spans (``rest`` starts right after it): its line, or the next
+    non-empty one when the marker ends its line; a list of items (bullets, "1." numbers) that starts there; and
+    following lines that offer an alternative ("or ...", "maybe ..."): (items, those lines), list markers
+    removed."""
     lines = rest.split("\n")
-    line = lines[0] if lines[0].strip(" \t*_`") else next((ln for ln in lines[1:] if ln.strip(" \t*_`")), "")
-    return _tidy(line[:SEGMENT_CAP])
+    i = 0 if lines[0].strip(" \t*_`") else next((k for k, ln in enumerate(lines) if ln.strip(" \t*_`")), 0)
+    out = [lines[i]]
+    if _LIST_ITEM.match(lines[i]):
+        for ln in lines[i + 1: i + _MAX_ITEMS]:
+            if not _LIST_ITEM.match(ln):
+                break
+            out.append(ln)
+        if len(out) > 1:
+            out = [_LIST_ITEM.sub("", ln) for ln in out]
+    more: list[str] = []
+    for ln in lines[i + len(out): i + len(out) + 3]:
+        if not _CONTINUES.match(ln):
+            break
+        more.append(ln)
+    return out, more
+
+
+def final_answer_end(text: str, start: int) -> int:
+    """Where the answer after a FINAL ANSWER marker ending at ``start`` ends (see :func:`_answer_lines`)."""
+    rest = text[start: start + 4 * SEGMENT_CAP]
+    lines = rest.split("\n")
+    first = 0 if lines[0].strip(" \t*_`") else next((k for k, ln in enumerate(lines) if ln.strip(" \t*_`")), 0)
+    items, more = _answer_lines(rest)
+    return min(len(text), start + sum(len(ln) + 1 for ln in lines[:first + len(items) + len(more)]) - 1)
+
+
+def _segment_at(text: str, start: int) -> str:
+    rest = text[start: start + 4 * SEGMENT_CAP].lstrip(" \t*_`")
+    items, more = _answer_lines(rest)
+    return _tidy(" ".join([" or ".join(ln.strip() for ln in items), *more])[:SEGMENT_CAP])
+
+
+def final_answer_segment(text: str) -> str | None:
+    """The answer after the last ``FINAL ANSWER:`` marker (its line, or the next non-empty line when the marker
+    ends its line; a bulleted or numbered list there, and lines after it that offer an alternative ("or ...")
+    are joined with " or ", so a listed answer reads as the hedge it is), cleaned and capped at
+    :data:`SEGMENT_CAP`; None when there is no marker."""
+    last = last_match(FINAL_RE, text)
+    return None if last is None else _segment_at(text, last.end())
+
+
+MAX_MARKERS = 10
+"""FINAL ANSWER markers read per reply (the last ones) when checking that they agree."""
+
+
+def final_answer_segments(text: str) -> list[str]:
+    """The answer after each of the last :data:`MAX_MARKERS` ``FINAL ANSWER:`` markers, last first."""
+    marks = list(FINAL_RE.finditer(text, max(0, len(text) - BLOCK_CAP * 4)))[-MAX_MARKERS:]
+    return [_segment_at(text, m.end()) for m in reversed(marks)]
 
 
 def answer_block(text: str) -> str | None:
@@ -101,6 +152,15 @@ def answer_block(text: str) -> str | None:
     None without a marker."""
     last = last_match(FINAL_RE, text)
     return None if last is None else clean(shorten_digits(text[last.end(): last.end() + BLOCK_CAP])).strip()
+
+
+def earlier_blocks(text: str) -> list[str]:
+    """The multi-line answers after each FINAL ANSWER marker but the last (each up to the next marker, capped
+    at :data:`BLOCK_CAP`), cleaned, latest first; at most :data:`MAX_MARKERS` - 1 of them."""
+    base = max(0, len(text) - BLOCK_CAP * 4)
+    marks = list(FINAL_RE.finditer(text, base))[-MAX_MARKERS:]
+    return [clean(shorten_digits(text[a.end(): min(b.start(), a.end() + BLOCK_CAP)])).strip()
+            for a, b in reversed(list(zip(marks, marks[1:], strict=False)))]
 
 
 def last_line(text: str) -> str:
@@ -171,9 +231,15 @@ _REFUSAL = re.compile(
     r"must decline|have no way)\b|\bunable to (?:determine|answer|provide|compute|calculate|know)\b|"
     r"\b(?:cannot|can't|can not) be (?:determined|answered|computed|known)\b|\bnot possible to (?:determine|know|"
     r"answer|tell)\b|\bno way to (?:know|determine|tell)\b|\bas an AI\b|\binsufficient information\b|"
-    r"\bnot enough information\b", re.IGNORECASE)
-_NON_ANSWER = re.compile(r"(?:unknown|n/?a|none|not sure|unsure|no answer|cannot determine|cannot answer|"
+    r"\bnot enough (?:information|data|context)\b|\binsufficient (?:data|context)\b|\bI(?:'d| would) rather not\b|"
+    r"\b(?:don't|do not) have (?:enough|sufficient|access)\b|\bnot in a position to\b|\bcan(?:not|'t|not) help with\b", re.IGNORECASE)
+_NON_ANSWER = re.compile(r"(?:unknown|n/?a|none|none of the above|not sure|unsure|no answer|cannot determine|cannot answer|"
                          r"i don't know|undetermined|\?+)[.!]?", re.IGNORECASE)
+
+
+def is_non_answer(segment: str) -> bool:
+    """Whether an answer line is only a non-answer ("N/A", "Unknown", "None", "?")."""
+    return bool(_NON_ANSWER.fullmatch(segment.translate(_CHARS).strip(" *`\n\t")))
 
 
 def is_refusal(text: str) -> bool:

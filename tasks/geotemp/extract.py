@@ -40,7 +40,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from tasks.answers import FINAL_RE, final_answer_segment, is_refusal
+from tasks.answers import FINAL_RE, final_answer_end, final_answer_segment, fold, is_refusal
 from tasks.records import AnswerStatus, Parsed
 
 MAX_REPLY_CHARS = 8_000
@@ -238,6 +238,9 @@ class _Time:
     in_parens: bool
 
 
+_SLASH_ALTERNATIVE = re.compile(r"(?<=[A-Za-z)])/(?=\s?\d)|(?<=\b\d{4})/(?=\d{1,2}[:.h]\d\d)")
+
+
 def normalize(text: str) -> str:
     """Unify spellings the patterns rely on (a.m., dashes, odd spaces, markdown), keeping the text's words."""
     t = text.replace("\u202f", " ").replace("\u00a0", " ").replace("\u2009", " ")
@@ -246,6 +249,7 @@ def normalize(text: str) -> str:
     t = t.replace("**", "").replace("__", "").replace("`", "")
     t = re.sub(r"\\\[|\\\]|\\\(|\\\)|\\text\{([^}]*)\}", lambda m: m.group(1) or " ", t)
     t = re.sub(r"(?m)^\s*#+\s*", "", t)
+    t = _SLASH_ALTERNATIVE.sub(" / ", t)  # "03:37 PM/06:37 PM", "..., 2023/06:37 PM": a slash before a time
     return _ABBREV.sub(lambda m: m.group(1), t)
 
 
@@ -561,16 +565,11 @@ def _hedge(text: str, times: list[_Time], chosen: _Time, *, committed: bool, utc
 
 
 def _final_segments(text: str) -> list[tuple[int, int]]:
-    """Spans of the text after each FINAL ANSWER marker up to the end of its line, last marker first."""
+    """Spans of the answer after each FINAL ANSWER marker (:func:`tasks.answers.final_answer_end`), last first."""
     out = []
     for m in reversed(list(FINAL_RE.finditer(text))):
         start = m.end()
-        line_end = text.find("\n", start)
-        end = len(text) if line_end < 0 else line_end
-        if not text[start:end].strip(" *:\t") and line_end >= 0:  # "FINAL ANSWER:\n10:34 AM ..."
-            nxt = text.find("\n", line_end + 1)
-            end = len(text) if nxt < 0 else nxt
-        out.append((start, end))
+        out.append((start, final_answer_end(text, start)))  # its line, a list under it, "or ..." lines
     return out
 
 
@@ -585,6 +584,17 @@ def _answer_segments(text: str) -> list[tuple[int, int]]:
         end = next((e for s, e in sentences if s <= m.start() < e), len(text))
         out.append((m.end(), end))
     return out
+
+
+def _finals_disagree(times: list[_Time], marked: list[tuple[int, int, Source]], chosen: _Time,
+                     utc_target: bool) -> bool:
+    """Whether an earlier FINAL ANSWER line commits to a different clock time than the chosen one."""
+    for start, end, source in marked[1:]:
+        other = _first_in([x for x in times if start <= x.start < end], utc_target) if source == "final_answer" \
+            else None
+        if other is not None and (other.hour, other.minute) != (chosen.hour, chosen.minute):
+            return True
+    return False
 
 
 def _first_in(times: list[_Time], utc_target: bool) -> _Time | None:
@@ -612,9 +622,13 @@ def extract_time_answer(text: str, *, utc_target: bool = False, place: str | Non
         inside = [x for x in times if start <= x.start < end]
         chosen = _first_in(inside, utc_target)
         if chosen is not None:
+            if fold(t[start:end]).startswith("not "):
+                return Extraction(None, "the stated answer only says what the time is not")
             why = _hedge(t, inside, chosen, committed=True, utc_target=utc_target, place=place)
             if why:
                 return Extraction(None, f"the stated answer offers {why}", status="hedged")
+            if source == "final_answer" and _finals_disagree(times, marked, chosen, utc_target):
+                return Extraction(None, "FINAL ANSWER lines with different times", status="hedged")
             return Extraction(_answer_from(t, times, chosen, source, (start, end)))
     if not times:
         final = final_answer_segment(t)

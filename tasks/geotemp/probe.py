@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from geocore.timecalc import offsets_in_year
 from geocore.timezones import format_utc_offset, get_zone
-from tasks.answers import final_answer_segment, is_refusal
+from tasks.answers import final_answer_segment, final_answer_segments, fold, is_refusal
 from tasks.base import GeneratedTask, stable_seed
 from tasks.geotemp.extract import MAX_REPLY_CHARS
 from tasks.geotemp.locations import locations
@@ -126,7 +126,12 @@ class TimeZoneProbeTask(GeneratedTask):
             if is_refusal(text) or (final is not None and is_refusal(final)):
                 return Parsed.refused(text, "the reply declines to give an offset")
             return Parsed.failure(text, "no UTC offset (UTC±X) in the reply")
+        if final is not None and fold(final).startswith("not "):
+            return Parsed.failure(text, f"the answer only says what the offset is not: {final[:80]!r}")
         found, bad = read_offsets(segment)
+        if final is not None and segment is final:  # earlier FINAL ANSWER lines must name the same offset
+            for earlier in final_answer_segments(text)[1:]:
+                found += read_offsets(earlier)[0] if _has_offset(earlier) else []
         distinct = sorted(set(found))
         if len(distinct) + bad > 1:
             return Parsed.hedged(text, f"several UTC offsets for one place: {segment.strip()[:80]!r}", distinct)

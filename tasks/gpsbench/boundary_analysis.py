@@ -19,6 +19,7 @@ from tasks.answers import (
     clean,
     commit_block,
     contains_phrase,
+    earlier_blocks,
     find_phrase,
     fold,
     is_refusal,
@@ -126,6 +127,9 @@ class BoundaryAnalysisTask(GpsTask):
                 return Parsed.refused(text)
             where = "after FINAL ANSWER" if final else "in the committed answer (no FINAL ANSWER line)"
             return Parsed.failure(text, f"no place put under a continent {where}")
+        if final and any(continent_claims(earlier, list(sample.target["continents"])) not in ({}, claims)
+                         for earlier in earlier_blocks(text)):
+            return Parsed.hedged(text, "FINAL ANSWER blocks that group the places differently")
         several = {n: c for n, c in claims.items() if len(c) > 1}
         if several:
             return Parsed.hedged(text, "places put under several continents: " + "; ".join(
