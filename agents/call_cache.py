@@ -14,9 +14,10 @@ The key is the SHA-256 of a canonical JSON document holding
 - ``tools``: the JSON schema of every tool offered (name, description, parameters), so editing a tool's
   docstring or arguments misses the cache.
 
-API keys are never part of the key or of the stored value. The value is the reply message (text, tool calls,
-usage) as LangChain's message dict, so a hit returns an identical message without any network call. Only
-successful replies are stored.
+API keys are never part of the key or of the stored value: a reply holding a secret is not stored (a masked
+copy would answer a later hit with other text). The value is the reply message (text, tool calls, usage) as
+LangChain's message dict, so a hit returns an identical message without any network call. Only successful
+replies are stored.
 
 Expiry: a remote provider (``openai/``, ``anthropic/``, ``google/``, any base URL that is not loopback) can change
 the model behind a name without telling; its entries are used for :data:`REMOTE_MAX_AGE_DAYS` days after they
@@ -42,7 +43,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from agents.messages import to_dict
 from agents.models import is_loopback_url
-from agents.secrets import redact_json
+from agents.secrets import redact_obj
 
 KEY_FORMAT = 2
 REMOTE_MAX_AGE_DAYS = 7.0
@@ -125,10 +126,14 @@ class CallCache:
         return message if isinstance(message, AIMessage) else None
 
     def put(self, key: str, model: str, reply: AIMessage) -> None:
+        """Store ``reply``, unless it holds a secret: a masked copy would answer a later hit with other text."""
+        data = messages_to_dict([reply])
+        if redact_obj(data) != data:
+            return
         now = time.time()
         with self.db:
             self.db.execute("INSERT OR REPLACE INTO calls VALUES (?, ?, ?, ?, ?, 0)",
-                            (key, model, redact_json(messages_to_dict([reply])), now, now))
+                            (key, model, json.dumps(data, ensure_ascii=False), now, now))
 
     def summary(self) -> list[CacheSummary]:
         rows = self.db.execute("SELECT model, COUNT(*), SUM(hits), SUM(LENGTH(reply)), MAX(last_used) FROM calls "

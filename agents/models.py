@@ -33,6 +33,7 @@ from agents.http_pool import (
     CappedTransport,
     ShardedAsyncTransport,
 )
+from agents.secrets import add_secret_env
 
 PROVIDERS: dict[str, str] = {
     "local": "embedded llama.cpp model (no key, no network)",
@@ -86,6 +87,7 @@ def api_key_for(provider: str, base_url: str | None, api_key_env: str | None = N
         value = os.environ.get(api_key_env)
         if not value:
             raise MissingKeyError(f"--api-key-env {api_key_env}: that environment variable is not set")
+        add_secret_env(api_key_env)  # masked in everything written, whatever the variable's name
         return value
     if provider == "local":
         return "local"

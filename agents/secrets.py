@@ -1,8 +1,9 @@
 """Keep API keys and authorisation headers out of everything we write (stores, traces, caches, logs, reports).
 
 What is a secret: the values of secret-looking environment variables (names ending in ``API_KEY``, ``_TOKEN``,
-``_SECRET``, ``_PASSWORD``, ``_ACCESS_KEY``; values of 8 characters or more), well-known key shapes
-(``Bearer <token>``, ``sk-...``, Google ``AIza...`` keys) and credentials in URLs (``user:pass@host``, and the
+``_SECRET``, ``_PASSWORD``, ``_ACCESS_KEY``, and any variable named by :func:`add_secret_env`; values of 8
+characters or more), well-known key shapes (``Bearer <token>``, ``sk-...``, Google ``AIza...`` keys) and
+credentials in URLs (``user:pass@host``, and the
 values of the ``key``, ``api_key``, ``apikey``, ``api-key``, ``token``, ``access_token`` and ``sig`` query
 parameters). Each is replaced by ``[REDACTED]``.
 
@@ -36,6 +37,16 @@ URL_PARAM = re.compile(r"([?&;](?:" + "|".join(map(re.escape, URL_PARAMS)) + r")
 TRIGGERS = ("bearer", "sk-", "aiza", "://", *(p + "=" for p in URL_PARAMS))
 
 
+_NAMED: set[bytes] = set()  # variables named as keys (--api-key-env) whatever their names
+
+
+def add_secret_env(name: str) -> None:
+    """Treat the value of the environment variable ``name`` as a secret (a key named by ``--api-key-env``)."""
+    if name.encode() not in _NAMED:
+        _NAMED.add(name.encode())
+        _ENV.snapshot = None
+
+
 class _EnvSecrets:
     """The secret values of the environment, recomputed only when the environment changed.
 
@@ -59,7 +70,7 @@ class _EnvSecrets:
             found: set[str] = set()
             for k, v in self.snapshot.items():
                 name = k if isinstance(k, bytes) else str(k).encode()
-                if SECRET_NAME.search(name):
+                if SECRET_NAME.search(name) or name in _NAMED:
                     value = v.decode(errors="surrogateescape") if isinstance(v, bytes) else str(v)
                     if len(value) >= MIN_SECRET_LEN:
                         found.add(value)

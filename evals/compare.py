@@ -17,16 +17,28 @@ same ``--output`` directory, or ``--resume RUN_DIR``, redoes only missing or fai
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
+
+
+def _interrupted_while_loading(signum: int, frame: object) -> None:
+    """Ctrl-C while the modules below load (a second or two): one line and exit code 130; nothing is open yet."""
+    sys.stderr.write("error: interrupted before the run started; nothing was run\n")
+    os._exit(130)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, _interrupted_while_loading)
+
 import argparse
 import asyncio
 import dataclasses
 import hashlib
 import math
-import os
 import secrets
 import sqlite3
 import subprocess
-import sys
 import time
 import tomllib
 from collections import Counter
@@ -60,7 +72,7 @@ from agents.models import (
     parse_model,
     probe_served,
 )
-from agents.secrets import redact
+from agents.secrets import MASK, redact
 from evals.analysis import overall
 from evals.conditions import UnknownConditionError, condition_names, get_condition, split_conditions
 from evals.export import ExportError, export, parse_formats
@@ -266,7 +278,7 @@ def fail(message: str, code: int) -> int:
     return code
 
 
-MAX_SIZE = 100_000  # items per task: 20 times the largest paper size; generation holds them all in memory
+MAX_SIZE = 100_000  # items per task (generation holds them all in memory); --size paper is not bounded by it
 FLOAT_OPTIONS = ("temperature", "sample_timeout", "call_timeout", "retry_delay")
 
 
@@ -338,7 +350,7 @@ def parse_size(value: str | None) -> int | str | None:
     if n < 10:
         raise UsageError("--size must be >= 10 (the 60/10/30 split needs items in every split)")
     if n > MAX_SIZE:
-        raise UsageError(f"--size must be <= {MAX_SIZE:,} (the largest paper size is 5,000); got {n:,}")
+        raise UsageError(f"--size must be <= {MAX_SIZE:,} (--size paper gives each task its paper's size); got {n:,}")
     return n
 
 
@@ -467,7 +479,11 @@ def resumed_spec(stored: RunSpec, opts: dict[str, Any], given: set[str]) -> RunS
             update[field] = opts[opt]
     if "cache" in given:
         update["cache"] = opts["cache"]
-    return stored.model_copy(update=update)
+    resumed = stored.model_copy(update=update)
+    if resumed.base_url and MASK in resumed.base_url:  # credentials are never stored
+        raise UsageError(f"the run being resumed used the base URL {resumed.base_url}, whose credentials are not "
+                         "stored; give --base-url again")
+    return resumed
 
 
 def default_run_dir(model: str) -> Path:
@@ -540,6 +556,8 @@ def open_exclusive(run_dir: Path) -> RunStore:
         return RunStore(run_dir, exclusive=True)
     except RunDirInUse as exc:
         raise UsageError(str(exc)) from None
+    except OSError as exc:  # e.g. under /proc or on a read-only file system: nothing was run
+        raise UsageError(f"{run_dir}: cannot create or write the run directory ({exc.strerror or exc})") from None
 
 
 def prepare(opts: dict[str, Any], given: set[str]) -> Prepared:
@@ -562,7 +580,11 @@ def prepare(opts: dict[str, Any], given: set[str]) -> Prepared:
         if stored is None:
             store.close()
             raise UsageError(f"--resume {run_dir}: the store holds no run spec")
-        run_id, spec = stored[0], resumed_spec(stored[1], opts, given)
+        try:
+            run_id, spec = stored[0], resumed_spec(stored[1], opts, given)
+        except UsageError:
+            store.close()
+            raise
         resumed = True
     else:
         spec = make_spec(opts)
@@ -763,9 +785,10 @@ def _run(run: Prepared, conditions: list[Any], factory: Any, todo: int, console:
         def on_result(r: SampleResult) -> None:
             mark = r.status if r.status != "ok" else ("correct" if r.score and r.score.correct else "wrong")
             tally[(r.condition, mark)] += 1
-            right, done = tally[(r.condition, "correct")], sum(v for (c, _), v in tally.items() if c == r.condition)
+            right = tally[(r.condition, "correct")]
+            answered = right + tally[(r.condition, "wrong")]  # errors and not-applicable samples are no answers
             failed = tally[(r.condition, "error")]
-            progress.update(bar, advance=1, description=f"{r.condition:<12} {right}/{done} right"
+            progress.update(bar, advance=1, description=f"{r.condition:<12} {right}/{answered} right"
                             + (f", {failed} failed" if failed else ""))
 
         try:
@@ -850,4 +873,5 @@ def _report(run: Prepared, wall: float, out: Console, console: Console, *, compa
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # from here main() reports Ctrl-C
     sys.exit(main())

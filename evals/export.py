@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import sqlite3
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -111,6 +112,13 @@ def main(argv: list[str] | None = None) -> int:
     except (ExportError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except (sqlite3.Error, ValueError) as exc:  # corrupt, or written by an incompatible version
+        print(f"error: {args.run_dir}: its run store cannot be read ({type(exc).__name__}: "
+              f"{str(exc).splitlines()[0] if str(exc) else ''})", file=sys.stderr)
+        return 1
+    except OSError as exc:  # an output directory that cannot be created or written
+        print(f"error: {exc.strerror or exc}{f' ({exc.filename})' if exc.filename else ''}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import errno
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from fault_server import FaultServer, completion
 
 import evals.compare as compare_cli
 from evals.compare import main
+from evals.export import main as export_main
 from evals.records import RunSpec
 from evals.store import RunStore
 from evals.view.__main__ import main as view_main
@@ -175,3 +178,53 @@ def test_a_disk_that_fills_while_writing_the_report_leaves_no_half_file(tmp_path
     assert not (run_dir / "results.json").exists() and not list(run_dir.glob(".*.tmp"))
     with RunStore(run_dir) as store:
         assert store.count() == 1  # the answer itself is stored: --resume writes the report
+
+
+def test_an_output_that_cannot_be_created_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(self: RunStore, *args: object, **kwargs: object) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted", str(tmp_path / "run"))
+
+    monkeypatch.setattr(RunStore, "__init__", refused)  # as under /sys or on a read-only file system
+    assert main(_quick(tmp_path)) == 2
+    line = _one_error(capsys)
+    assert "cannot create or write the run directory (Operation not permitted)" in line
+    assert "--resume" not in line  # nothing was run, so nothing to resume
+
+
+def test_ctrl_c_while_the_cli_loads_is_one_line(tmp_path: Path) -> None:
+    # SIGINT arrives while evals.compare imports its dependencies (when httpx is looked up), before main()
+    script = (
+        "import os, runpy, signal, sys\n"
+        "class Trip:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'httpx':\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "sys.meta_path.insert(0, Trip())\n"
+        "sys.argv = ['evals.compare', '--list']\n"
+        "runpy.run_module('evals.compare', run_name='__main__', alter_sys=True)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(compare_cli.__file__).parent.parent)
+    assert done.returncode == 130, done.stderr[-2000:]
+    assert done.stderr.strip() == "error: interrupted before the run started; nothing was run"
+    assert done.stdout == ""
+
+
+def test_export_of_a_corrupt_store_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "run.sqlite").write_bytes(b"not a database " * 200)
+    assert export_main([str(tmp_path / "run")]) == 1
+    assert "its run store cannot be read (DatabaseError: file is not a database)" in _one_error(capsys)
+
+
+def test_viewer_skips_a_store_without_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with RunStore(tmp_path / "runs" / "good") as store:
+        store.write_spec("r", RunSpec(model="m/x", tasks=["t"], conditions=["intrinsic"]))
+    with RunStore(tmp_path / "runs" / "old") as store:
+        store.write_spec("o", RunSpec(model="m/x", tasks=["t"], conditions=["intrinsic"]))
+    with sqlite3.connect(tmp_path / "runs" / "old" / "run.sqlite") as db:
+        db.execute("DROP TABLE results")
+    assert view_main([str(tmp_path / "runs"), "--export", str(tmp_path / "site")]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "no such table: results" in err
+    assert (tmp_path / "site" / "index.html").exists()

@@ -110,6 +110,7 @@ def test_dead_endpoint_stops_the_run_naming_it(tmp_path: Path, monkeypatch: pyte
     assert rc == EXIT_STOPPED
     assert f"127.0.0.1:{port}" in err and "unreachable" in err and "3 samples in a row" in err
     assert "hunter2" not in err
+    assert "intrinsic 0/0 right, 3 failed" in " ".join(err.split())  # failed calls are not counted as answers
     assert not (run_dir / "results.json").exists()
     with RunStore(run_dir) as store:
         assert [r.status for r in store.results()] == ["error"] * 3  # stopped after 3, not all 8

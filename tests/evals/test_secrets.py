@@ -95,3 +95,40 @@ def test_plain_http_to_another_machine_is_warned(tmp_path: Path, capsys: pytest.
     assert rc != 0
     err = " ".join(capsys.readouterr().err.split())
     assert "http://192.0.2.1:9/v1 is plain http to another machine" in err
+
+
+def test_a_key_named_by_api_key_env_is_masked_whatever_its_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("GATEWAY", "gw7Qx2pLm9Zt")  # a name no secret pattern matches
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
+
+    def echo(body: dict, headers: dict, n: int) -> Reply:  # the key echoed without its "Bearer " prefix
+        return error(401, f"Incorrect API key provided: {headers.get('authorization', '').removeprefix('Bearer ')}")
+
+    with FaultServer(echo) as server:
+        rc = main(["--model", "openai-compatible/fake", "--base-url", server.url, "--tasks", TASK, "--limit", "1",
+                   "--condition", "intrinsic", "--output", str(tmp_path / "run"), "--api-key-env", "GATEWAY",
+                   "--max-attempts", "1"])
+    assert rc == 3
+    text = (tmp_path / "run" / "results.jsonl").read_text()
+    assert f"Incorrect API key provided: {MASK}" in text
+    for path in (tmp_path / "run").iterdir():
+        assert b"gw7Qx2pLm9Zt" not in path.read_bytes(), f"{path.name} leaks the key"
+    assert "gw7Qx2pLm9Zt" not in "".join(capsys.readouterr())
+
+
+def test_resuming_a_run_whose_base_url_had_credentials_asks_for_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
+    run_dir = str(tmp_path / "run")
+    with FaultServer(lambda body, headers, n: completion("FINAL ANSWER: 7 km")) as server:
+        url = server.url.replace("http://", "http://alice:hunter2pw@")
+        base = ["--model", "openai-compatible/fake", "--tasks", TASK, "--limit", "1", "--condition", "intrinsic"]
+        assert main([*base, "--base-url", "http://alice:hunter2pw@127.0.0.1:9/v1", "--output", run_dir,
+                     "--max-attempts", "1"]) == 3
+        capsys.readouterr()
+        assert main(["--resume", run_dir]) == 2  # the stored URL is masked: it cannot be called
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and "give --base-url again" in err and "hunter2pw" not in err
+        assert main(["--resume", run_dir, "--base-url", url]) == 0
+        assert [r["headers"].get("authorization") for r in server.requests] == ["Basic YWxpY2U6aHVudGVyMnB3"]
