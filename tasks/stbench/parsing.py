@@ -44,6 +44,8 @@ _ABBREV = re.compile(r"(?<![\w°'\".])(?<!\d\s)(NE|NW|SE|SW|N|E|S|W)(?![\w'-])")
 _LEAD_NUMBER = re.compile(r"^\s?(\d{1,3})(?=\s?\(|\s?$)")
 _NOUN_LABEL = re.compile(r"^([A-Za-z]+)\s(\d+)$")
 _PARAGRAPH_CAP = 2_000
+# "5. **Determine the direction:**": a numbered step of the reasoning, not option 5 (its words are still read)
+_STEP = re.compile(r"(?m)^[ \t]*\d{1,2}[.)][ \t]+(?=[*_`]*[A-Za-z])")
 
 
 def _list_key(text: str) -> tuple[int, ...]:
@@ -52,12 +54,12 @@ def _list_key(text: str) -> tuple[int, ...]:
 
 def _committed(text: str, completion: bool) -> Answer | None:
     """The committed answer; without a FINAL ANSWER line or a committing cue, the reply's last paragraph (so a
-    reply that only lists the options, one per line, is read whole)."""
+    reply that only lists the options, one per line, is read whole), with numbered step markers removed."""
     answer = find_answer(text, completion=completion)
     if answer is None or answer.source != "last_line":
         return answer
     tail = text[-_PARAGRAPH_CAP:].strip()
-    block = re.split(r"\n\s*\n", tail)[-1]
+    block = _STEP.sub("", re.split(r"\n\s*\n", tail)[-1])
     return Answer(" ".join(clean(block).split()), "last_line")
 
 

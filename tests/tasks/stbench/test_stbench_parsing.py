@@ -206,3 +206,15 @@ def test_parsers_never_raise(text: str) -> None:
     for parsed in (parse_option(text, DIRS, aliases_for(DIRS)), parse_option(text, SEQS), parse_yes_no(text),
                    parse_anomaly(text), parse_point(text, reference=XIAN), parse_answer("option", text, _sample(DIRS))):
         assert isinstance(parsed, Parsed) and parsed.raw == text
+
+
+def test_numbered_step_of_a_free_reply_is_not_an_option() -> None:
+    """A reply cut off in its reasoning ("5. **Determine the direction ...:**") names no option (seen on the
+    embedded model: it was read as option 5)."""
+    options = [(i + 1, d) for i, d in enumerate(
+        ("North", "Northeast", "East", "Southeast", "South", "Southwest", "West", "Northwest"))]
+    cut = ("The bearing is negative, so add 360°:\n\\[\n\\theta = 359.786^\\circ\n\\]\n\n"
+           "5. **Determine the direction using the 8-point compass:**\n   The 8-point compass covers 45° each")
+    assert parse_option(cut, options).status == "unparsed"
+    assert parse_option("Working it out.\n\n3. East", options).value == 3
+    assert parse_option("1) North\n2) Northeast\n3) East\n4) Southeast", options).status == "hedged"
