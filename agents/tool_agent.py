@@ -113,7 +113,17 @@ class ToolAgent:
                 update["stop"] = "step_limit"
             elif state.get("tool_calls", 0) + calls > self.limits.max_tool_calls:
                 update["stop"] = "tool_call_limit"
+            if update["steps"] >= self.limits.max_steps:  # no call left to answer from their results
+                update["trace"] += self._skipped(reply, update["trace"][-1].id, "Not executed: the step limit was reached.")
         return update
+
+    @staticmethod
+    def _skipped(reply: AIMessage, parent: str | None, msg: str) -> list[TraceEvent]:
+        """Trace events for the tool calls of ``reply`` that are not executed (every call the model made is traced)."""
+        return [TraceEvent(kind="tool_call", parent_id=parent, tool=call.get("name"), tool_call_id=call.get("id"),
+                           args=call.get("args") if isinstance(call.get("args"), dict) else {"raw": call.get("args")},
+                           status="skipped", error=msg)
+                for call in [*reply.tool_calls, *reply.invalid_tool_calls]]
 
     async def _tools(self, state: _State) -> dict[str, Any]:
         last = state["messages"][-1]
@@ -163,16 +173,13 @@ class ToolAgent:
         skipped: list[TraceEvent] = []
         if isinstance(last, AIMessage):  # calls the limits stopped still need an answer in the history
             parent = state["trace"][-1].id if state.get("trace") else None
-            for call in [*last.tool_calls, *last.invalid_tool_calls]:
-                msg = f"Not executed: the {state.get('stop')} was reached."
-                extra.append(ToolMessage(msg, tool_call_id=call.get("id") or "skipped", name=call.get("name") or "",
-                                         status="error"))
-                skipped.append(TraceEvent(kind="tool_call", parent_id=parent, tool=call.get("name"),
-                                          tool_call_id=call.get("id"), args=call.get("args") if isinstance(
-                                              call.get("args"), dict) else {"raw": call.get("args")},
-                                          status="skipped", error=msg))
+            msg = f"Not executed: the {state.get('stop')} was reached."
+            skipped = self._skipped(last, parent, msg)
+            extra = [ToolMessage(msg, tool_call_id=call.get("id") or "skipped", name=call.get("name") or "",
+                                 status="error") for call in [*last.tool_calls, *last.invalid_tool_calls]]
         update = await self._model_call(state, extra=[*extra, HumanMessage(FINALIZE_PROMPT)])
-        update["trace"] = skipped + update["trace"]
+        update["trace"] = skipped + update["trace"] + self._skipped(
+            update["messages"][-1], update["trace"][-1].id, "Not executed: the final-answer call may not call tools.")
         return update
 
     def _after_agent(self, state: _State) -> str:

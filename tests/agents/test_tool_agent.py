@@ -100,3 +100,18 @@ def test_tool_call_cap() -> None:
     res = run(ToolAgent(model, get_tools(["geodesy"]), AgentLimits(max_steps=5, max_tool_calls=3)))
     assert res.stop_reason == "tool_call_limit" and res.tool_calls == 0
     assert all(e.status == "skipped" for e in res.trace if e.kind == "tool_call")
+
+
+@pytest.mark.parametrize("max_steps", [1, 2])
+def test_every_tool_call_the_model_makes_is_traced_even_when_not_executed(max_steps: int) -> None:
+    """A call made on the last allowed step (max_steps=1) or in the final-answer call (max_steps=2: the model
+    ignores the request to answer) is not executed but is in the trace as ``skipped`` (seen on the embedded model)."""
+    script = [call("distance_km", f"c{i}", lat1=0, lon1=i, lat2=1, lon2=1) for i in range(max_steps)]
+    model = ScriptedChatModel(script=script)
+    res = run(ToolAgent(model, get_tools(["geodesy"]), AgentLimits(max_steps=max_steps)))
+    made = [c["id"] for e in res.trace if e.kind == "model_call" for c in (e.message_out or {}).get("tool_calls", [])]
+    traced = [(e.tool_call_id, e.status) for e in res.trace if e.kind == "tool_call"]
+    assert made == [f"c{i}" for i in range(max_steps)]
+    assert [cid for cid, _ in traced] == made
+    assert traced[-1][1] == "skipped" and res.tool_calls == 0
+    assert sum(e.kind == "model_call" for e in res.trace) == max_steps
