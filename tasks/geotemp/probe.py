@@ -30,7 +30,8 @@ OFFSET_RE = re.compile(
 
 _RELATIVE_BEFORE = re.compile(r"\b(?:of|than|from|to|behind|ahead|relative\s+to|versus|vs\.?|and)\s*$", re.I)
 _SIGN_AFTER = re.compile(r"^\s*[+\-±]")
-_PLACEHOLDER = re.compile(r"(?:UTC|GMT)\s*[+\-−±]\s*X\b")
+# "UTC±X" (the paper's form) or the system prompt's "UTC<offset>": an echo of the template, not an offset
+_PLACEHOLDER = re.compile(r"(?:UTC|GMT)\s*(?:[+\-−±]\s*X\b|<\s*offset\s*>)", re.IGNORECASE)
 
 
 def read_offsets(text: str) -> tuple[list[int], int]:
@@ -112,7 +113,8 @@ class TimeZoneProbeTask(GeneratedTask):
     def parse(self, text: str, sample: Sample) -> Parsed:
         """The offset on the FINAL ANSWER line; without one, the offset written after ``City:``, else the
         offsets of the last line that writes one. Several different offsets are hedged ("UTC+1 (UTC+2 in
-        summer)"), an offset out of range (``UTC+15``) is unparsed, and so is the placeholder ``UTC±X``."""
+        summer)"), an offset out of range (``UTC+15``) is unparsed, and so are the placeholders ``UTC±X`` and
+        ``UTC<offset>``."""
         text = text[-MAX_REPLY_CHARS:]
         segment = final = final_answer_segment(text)
         if segment is None or not _has_offset(segment):

@@ -26,7 +26,8 @@ TIME_SYSTEM_PROMPT = (
 )
 PROBE_SYSTEM_PROMPT = (
     "You answer questions about time zones around the world. End your reply with one line of the form\n"
-    "FINAL ANSWER: City: UTC+X (or UTC-X; write minutes as UTC+5:30 where the offset has them)"
+    "FINAL ANSWER: <city>: UTC<offset>\n"
+    "where <offset> is the signed offset in hours, with minutes where the zone has them (for example +9, -3, +5:30)."
 )
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",

@@ -67,8 +67,7 @@ def test_several_offsets_for_one_place_are_hedged(reply: str) -> None:
 
 @pytest.mark.parametrize("reply", ["FINAL ANSWER: Paris: UTC+15", "Paris: UTC+15", "It is UTC+15 or so, UTC-16.",
                                    "FINAL ANSWER: Paris: UTC+5:75", "FINAL ANSWER: Paris: UTC±X",
-                                   "FINAL ANSWER: City: UTC+X (or UTC-X; write minutes as UTC+5:30 where the "
-                                   "offset has them)"])
+                                   "FINAL ANSWER: <city>: UTC<offset>", "FINAL ANSWER: Paris: UTC<offset>"])
 def test_out_of_range_offsets_and_placeholders_are_unparsed(reply: str) -> None:
     sample = SAMPLES["Europe/Paris"]
     parsed = TASK.parse(reply, sample)  # once raised IndexError when every offset was out of range
@@ -93,3 +92,11 @@ def test_refusal() -> None:
 def test_parse_never_raises(text: str) -> None:
     parsed = TASK.parse(text, SAMPLES["Europe/Paris"])
     assert parsed.ok or parsed.reason
+
+
+def test_the_system_prompt_offers_no_alternative_to_copy() -> None:
+    """The old template "City: UTC+X (or UTC-X; ...)" was copied with X filled in ("Zurich: UTC+1 (or UTC-1;
+    write minutes ...)") by the embedded model on 20 of 120 probe items: a hedge the prompt itself invited."""
+    system = SAMPLES["Europe/Paris"].messages[0].content
+    answer_line = next(line for line in system.splitlines() if line.startswith("FINAL ANSWER:"))
+    assert " or " not in answer_line.lower() and "(" not in answer_line
