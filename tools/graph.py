@@ -18,15 +18,17 @@ RoadRow = Annotated[list[float], Field(min_length=3, max_length=4, description=(
 
 
 class RouteArgs(BaseModel):
-    roads: str | list[RoadRow] = Field(description=(
-        "The roads: either the road lines copied from the question, e.g. \"Road 0: (location 0, location 4, "
-        "259.42 meters)\\nRoad 1: (location 0, location 1, 417.61 meters)\", or a list of "
-        "[road_number, location_a, location_b, length_m] (omit length_m for roads without lengths)"))
+    roads: str | list[str] | list[RoadRow] = Field(description=(
+        "The roads: the road lines copied from the question, as one text or a list of lines, e.g. \"Road 0: "
+        "(location 0, location 4, 259.42 meters)\", or a list of [road_number, location_a, location_b, "
+        "length_m] (omit length_m for roads without lengths)"))
     start: int = Field(ge=0, description="The location you are at (its number)")
     goal: int = Field(ge=0, description="The location you want to reach (its number)")
 
 
-def _rows(roads: str | list[list[float]]) -> list[tuple[int, int, int, float | None]]:
+def _rows(roads: str | list[str] | list[list[float]]) -> list[tuple[int, int, int, float | None]]:
+    if isinstance(roads, list) and roads and all(isinstance(r, str) for r in roads):
+        roads = "\n".join(roads)  # type: ignore[arg-type]
     if isinstance(roads, str):
         rows = nw.parse_roads(roads)
         if not rows:
@@ -40,7 +42,7 @@ def _rows(roads: str | list[list[float]]) -> list[tuple[int, int, int, float | N
     return out
 
 
-def shortest_route(roads: str | list[list[float]], start: int, goal: int) -> str:
+def shortest_route(roads: str | list[str] | list[list[float]], start: int, goal: int) -> str:
     """Shortest route between two locations of a road network; all roads are two-way. With lengths it
     minimises total metres; without lengths it minimises the number of roads. Returns JSON {"length" (metres,
     or number of roads when the roads have no lengths), "weighted", "locations": [location numbers in order],

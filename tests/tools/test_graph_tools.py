@@ -35,3 +35,11 @@ def test_text_and_rows_give_the_same_route() -> None:
 def test_bad_roads_are_value_errors_the_agent_can_read(args: dict, needle: str) -> None:
     with pytest.raises(ValueError, match=needle):
         TOOL.invoke(args)
+
+
+def test_a_list_of_copied_road_lines_is_read_like_the_text() -> None:
+    """What the embedded model sent on the released navigation items (rejected before: 'valid string')."""
+    lines = TEXT.split("\n")
+    assert run(roads=lines, start=0, goal=2) == run(roads=TEXT, start=0, goal=2)
+    with pytest.raises(ValueError, match="holds no line"):
+        TOOL.invoke({"roads": ["no roads", "here"], "start": 0, "goal": 1})
