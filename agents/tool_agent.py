@@ -3,7 +3,7 @@
 Guards: an explicit step limit (``max_steps`` model calls in all, the last one, which asks for the answer when a
 limit stops the loop, included), a cap on tool calls per sample, tool errors and tool calls whose arguments are
 not a JSON object returned to the model as ``ToolMessage(status="error")``
-(``ToolNode(handle_tool_errors=True)``), and repeated identical calls
+(``ToolNode(handle_tool_errors=tool_error_message)``: the reason, capped), and repeated identical calls
 not executed again: the model gets the earlier result back and, if a whole round is repeats, one last call to
 answer. ``recursion_limit`` is set from the step limit as a backstop. An optional token budget per sample
 (input + output tokens over all model calls) stops the loop without a further call. Model calls go through a
@@ -25,7 +25,7 @@ from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from agents.messages import ChatLike, dicts, text_of, to_dict, to_langchain, usage
 from agents.model_call import DEFAULT_CALLER, AgentError, ModelCaller, ModelCallError, describe
@@ -56,6 +56,25 @@ class _State(TypedDict, total=False):
     stop: str | None
 
 
+TOOL_ERROR_CAP = 600
+
+
+def tool_error_message(exc: Exception) -> str:
+    """What the model reads when a tool call fails: the reason, capped, never an echo of its arguments (an echo
+    of a long polygon list overflowed the embedded model's context on released STBench items)."""
+    source = getattr(exc, "source", None)  # langgraph's ToolInvocationError wraps the ValidationError
+    if isinstance(source, ValidationError):
+        errors = source.errors()
+        shown = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in errors[:4])
+        more = f" (and {len(errors) - 4} more)" if len(errors) > 4 else ""
+        text = f"invalid arguments for {getattr(exc, 'tool_name', 'the tool')}: {shown}{more}"
+    else:
+        text = f"{type(exc).__name__}: {exc}"
+    if len(text) > TOOL_ERROR_CAP:
+        text = text[:TOOL_ERROR_CAP] + " ..."
+    return f"Error: {text}\nPlease fix your mistakes."
+
+
 def _call_key(name: str, args: Any) -> str:
     return name + ":" + json.dumps(args, sort_keys=True, default=str)
 
@@ -70,7 +89,7 @@ class ToolAgent:
         self.limits = limits or AgentLimits()
         self.caller = caller or DEFAULT_CALLER
         self.bound = model.bind_tools(self.tools) if self.tools else model
-        self.tool_node = ToolNode(self.tools, handle_tool_errors=True)
+        self.tool_node = ToolNode(self.tools, handle_tool_errors=tool_error_message)
         self.graph = self._build()
 
     async def _model_call(self, state: _State, extra: list[AnyMessage] | None = None) -> dict[str, Any]:
