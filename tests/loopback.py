@@ -1,9 +1,19 @@
-"""A loopback HTTP server for tests: ``with LoopbackServer(Handler) as s: ... s.url ...`` (port chosen by the OS)."""
+"""A loopback HTTP server for tests: ``with LoopbackServer(Handler) as s: ... s.url ...`` (port chosen by the OS);
+``QuietHandler`` is the HTTP/1.1 request handler base that logs nothing."""
 
 from __future__ import annotations
 
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class QuietHandler(BaseHTTPRequestHandler):
+    """HTTP/1.1 (keep-alive, as the OpenAI client expects) without request logging."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
 
 
 class LoopbackServer:

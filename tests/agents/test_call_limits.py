@@ -7,7 +7,6 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import httpx
@@ -19,7 +18,7 @@ from agents.models import GenerationSettings, create_chat_model
 from agents.scripted import ScriptedChatModel
 from agents.tool_agent import AgentLimits, ToolAgent
 from tasks.records import Message
-from tests.loopback import LoopbackServer
+from tests.loopback import LoopbackServer, QuietHandler
 from tools import get_tools
 
 PROMPT = [Message(role="user", content="Distance from (0,0) to (1,1)?")]
@@ -42,12 +41,7 @@ class _Server(LoopbackServer):
         self.posts = 0
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-                pass
-
+        class Handler(QuietHandler):
             def do_POST(self) -> None:  # noqa: N802
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 outer.posts += 1

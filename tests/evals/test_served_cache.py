@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import time
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from agents.call_cache import REMOTE_MAX_AGE_DAYS, CallCache, max_age_s
 from evals.compare import cache_identity, main
 from evals.records import RunSpec
 from evals.store import RunStore
-from tests.loopback import LoopbackServer
+from tests.loopback import LoopbackServer, QuietHandler
 
 TASK = "gpsbench.distance"
 
@@ -31,12 +30,7 @@ class SwappableServer(LoopbackServer):
         self.posts = 0
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-                pass
-
+        class Handler(QuietHandler):
             def _send(self, status: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode()
                 self.send_response(status)
