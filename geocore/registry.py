@@ -1,0 +1,108 @@
+"""Name → factory registries for tasks, tool sets, conditions and providers, with plug-ins by entry point.
+
+The one plug-in mechanism of geogap. It sits in ``geocore`` because that is the package every layer may import
+(it imports nothing of the project). Each layer makes its own ``Registry`` and registers with a decorator; the
+built-in modules are imported lazily, on the first lookup. Plug-ins are installed packages with an entry point in
+the single group ``geogap``, whose value is a module (or ``module:object``): loading it runs its ``register``
+decorators, whichever registries they fill. A plug-in that fails to load is named in one line
+(``PluginError``) by every registry, the same way, instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from importlib.metadata import EntryPoint, entry_points
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+ENTRY_POINT_GROUP = "geogap"
+
+_plugins_loaded = False
+_plugin_errors: list[str] = []
+
+
+class UnknownNameError(KeyError):
+    """A name that no registry entry has; the message lists the valid names."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class PluginError(RuntimeError):
+    """An installed plug-in failed to load; the message names it and the cause in one line."""
+
+
+def _describe(ep: EntryPoint, exc: BaseException) -> str:
+    cause = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"plug-in {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}" + (f": {cause}" if cause else "")
+
+
+def load_plugins() -> list[str]:
+    """Load every entry point of the ``geogap`` group once; returns the one-line errors of those that failed."""
+    global _plugins_loaded
+    if not _plugins_loaded:
+        _plugins_loaded = True
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            try:
+                ep.load()
+            except Exception as exc:  # a broken third-party package must not take the framework down
+                _plugin_errors.append(_describe(ep, exc))
+    return list(_plugin_errors)
+
+
+class Registry(Generic[T]):
+    """Factories of one kind (``"task"``, ``"tool set"``, …) by name; built-ins imported on first use."""
+
+    def __init__(self, kind: str, builtins: tuple[str, ...] = ()) -> None:
+        self.kind = kind
+        self.builtins = builtins
+        self._entries: dict[str, T] = {}
+        self._loaded = False
+
+    def register(self, name: str) -> Callable[[T], T]:
+        """Decorator: register the decorated factory under ``name``; a second entry of one name is refused."""
+
+        def deco(obj: T) -> T:
+            self.add(name, obj)
+            return obj
+
+        return deco
+
+    def add(self, name: str, obj: T) -> None:
+        """Register ``obj`` under ``name`` (what the decorator does)."""
+        if name in self._entries and self._entries[name] is not obj:
+            raise ValueError(f"{self.kind} {name!r} is registered twice")
+        self._entries[name] = obj
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        for module in self.builtins:
+            importlib.import_module(module)
+        load_plugins()
+
+    def names(self) -> list[str]:
+        """Every registered name, sorted."""
+        self._load()
+        return sorted(self._entries)
+
+    def __contains__(self, name: object) -> bool:
+        self._load()
+        return name in self._entries
+
+    def get(self, name: str) -> T:
+        """The factory registered under ``name``; ``UnknownNameError`` lists the valid names and broken plug-ins."""
+        self._load()
+        if name not in self._entries:
+            broken = "; ".join(_plugin_errors)
+            raise UnknownNameError(f"unknown {self.kind} {name!r}; valid: {', '.join(sorted(self._entries))}"
+                                   + (f" ({broken})" if broken else ""))
+        return self._entries[name]
+
+    def errors(self) -> list[str]:
+        """One line per installed plug-in that failed to load (for ``--list`` and start-up warnings)."""
+        self._load()
+        return list(_plugin_errors)
