@@ -92,6 +92,17 @@ def answer_status(r: SampleResult) -> str:
     return r.score.status if r.score else "unparsed"
 
 
+def usage(results: Iterable[SampleResult]) -> dict[str, Any]:
+    """What ``results`` spent, summed once for every report: tokens, cost (None when one result's cost is unknown),
+    model-call retries and cache hits."""
+    rs = list(results)
+    costs = [r.cost_usd for r in rs]
+    return {"input_tokens": sum(r.input_tokens for r in rs), "output_tokens": sum(r.output_tokens for r in rs),
+            "cached_tokens": sum(r.cached_tokens for r in rs),
+            "cost_usd": None if any(c is None for c in costs) else sum(c or 0.0 for c in costs),
+            "retries": sum(r.retries for r in rs), "cache_hits": sum(r.cache_hits for r in rs)}
+
+
 def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
     """Summary of one condition's results: accuracy over the answered ones (status ok); errors and
     ``not_applicable`` ones counted apart. Tokens, cost and retries include the failed samples (they were spent)."""
@@ -106,7 +117,7 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
     counts = {s: statuses.get(s, 0) for s in ANSWER_STATUSES}
     parse_failures = n - counts["answered"]
     tool_calls = sum(r.tool_calls for r in rs)
-    costs = [r.cost_usd for r in spent]
+    spent_usage = usage(spent)
     summary = error_summary(errors)
     return ConditionSummary(
         n=n, correct=correct, accuracy=correct / n if n else 0.0, ci=wilson(correct, n),
@@ -118,11 +129,8 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
         tool_calls_per_sample=tool_calls / n if n else 0.0,
         samples_with_tool_calls=sum(1 for r in rs if r.tool_calls),
         tool_error_rate=sum(r.tool_errors for r in rs) / tool_calls if tool_calls else None,
-        input_tokens=sum(r.input_tokens for r in spent), output_tokens=sum(r.output_tokens for r in spent),
-        cached_tokens=sum(r.cached_tokens for r in spent),
-        cost_usd=None if not costs or any(c is None for c in costs) else sum(c for c in costs if c is not None),
+        **{**spent_usage, "cost_usd": spent_usage["cost_usd"] if spent else None},
         mean_latency_s=sum(r.latency_s for r in rs) / n if n else 0.0,
-        retries=sum(r.retries for r in spent), cache_hits=sum(r.cache_hits for r in spent),
         stop_reasons=dict(Counter(r.stop_reason or r.status for r in spent)),
     )
 

@@ -73,16 +73,17 @@ from agents.models import (
     probe_served,
 )
 from agents.secrets import MASK, redact
-from evals.analysis import overall
+from evals.analysis import overall, usage
 from evals.conditions import UnknownConditionError, condition_names, get_condition, split_conditions
 from evals.export import ExportError, export, parse_formats
-from evals.html_report import write_html
 from evals.pricing import BUILTIN_PRICES, PriceError, PriceTable
 from evals.records import RunSpec, SampleResult
 from evals.report import build_report, compare, print_table, write_results_json
+from evals.run_reader import RunReader
 from evals.runner import Endpoint, RunStopped, Watch, pending_count, retry_policy, run_all
 from evals.store import RunDirInUse, RunStore
 from evals.suites import DEFAULT_SUITE, SUITES, UnknownSuiteError, describe_suites, get_suite, suite_tasks
+from evals.view.report import write_report_html
 from tasks.records import Sample
 from tasks.registry import UnknownTaskError, get_task, resolve_tasks, task_names
 from tools.registry import UnknownToolsetError, describe_toolsets
@@ -823,19 +824,15 @@ def _report(run: Prepared, wall: float, out: Console, console: Console, *, compa
     results = [r for r in store.results(with_trace=False) if r.sample_id in ids and r.condition in spec.conditions]
     baseline_results = None
     if run.baseline is not None:
-        with RunStore(run.baseline, create=False) as other:
-            baseline_results = list(other.results(with_trace=False))
-    costs = [r.cost_usd for r in results]
-    out_tokens = sum(r.output_tokens for r in results)
+        baseline_results = list(RunReader(run.baseline).results(with_trace=False))
+    spent = usage(results)
+    out_tokens = spent["output_tokens"]
     gen_time = sum(r.latency_s for r in results)
     meta = {"run_id": run.run_id, "run_dir": str(run.run_dir), "spec": spec.model_dump(), "wall_s": round(wall, 2),
             "results": len(results), "failed": sum(1 for r in results if r.status == "error"),
             "not_applicable": sum(1 for r in results if r.status == "not_applicable"),
-            "input_tokens": sum(r.input_tokens for r in results), "output_tokens": out_tokens,
-            "cached_tokens": sum(r.cached_tokens for r in results),
-            "output_tokens_per_s": round(out_tokens / gen_time, 2) if gen_time else None,
-            "cost_usd": None if any(c is None for c in costs) else round(sum(c or 0.0 for c in costs), 6),
-            "retries": sum(r.retries for r in results), "cache_hits": sum(r.cache_hits for r in results),
+            **spent, "output_tokens_per_s": round(out_tokens / gen_time, 2) if gen_time else None,
+            "cost_usd": None if spent["cost_usd"] is None else round(spent["cost_usd"], 6),
             "baseline_run_dir": str(run.baseline) if run.baseline else None}
     loaded = {t.name: t for _, t in run.work if hasattr(t, "load_report")}
     if loaded:  # tasks reading released files: per-file accounting of every line, printed and in results.json
@@ -857,7 +854,7 @@ def _report(run: Prepared, wall: float, out: Console, console: Console, *, compa
                       f"[{100 * row['ci'][0]:+.1f}, {100 * row['ci'][1]:+.1f}] on {row['n_paired']} paired, "
                       f"McNemar p {row['mcnemar_p']:.2g}")
     write_results_json(run.run_dir / "results.json", report)
-    write_html(run.run_dir / "report.html", report)
+    write_report_html(run.run_dir, report)
     try:
         export(store, run.formats)
     except ExportError as exc:

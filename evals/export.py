@@ -1,6 +1,7 @@
 """Export a run's results: JSONL (full records with traces), CSV and Parquet (one flat row per result).
 
 ``python -m evals.export RUN_DIR --format jsonl,csv,parquet``. Parquet needs pyarrow (the ``parquet`` extra).
+The store is only read (opened read-only), whatever its age.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from agents.secrets import redact, redact_json
 from evals.records import SampleResult
-from evals.store import RunStore
+from evals.run_reader import RunReader
 
 FORMATS = ("jsonl", "csv", "parquet")
 COLUMNS = ["run_id", "sample_id", "task", "condition", "epoch", "model", "status", "correct", "score_value",
@@ -90,7 +91,7 @@ def parse_formats(text: str) -> list[str]:
     return formats
 
 
-def export(store: RunStore, formats: Iterable[str], out_dir: Path | None = None) -> list[Path]:
+def export(store: RunReader, formats: Iterable[str], out_dir: Path | None = None) -> list[Path]:
     """Write ``results.<format>`` for each format into ``out_dir`` (default: the run directory)."""
     out_dir = Path(out_dir or store.run_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -106,9 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         formats = parse_formats(args.format)
-        with RunStore(args.run_dir, create=False) as store:
-            for path in export(store, formats, args.output):
-                print(path)
+        for path in export(RunReader(args.run_dir), formats, args.output):
+            print(path)
     except (ExportError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,4 +1,5 @@
-"""Reports of a run: the terminal table and ``results.json`` (``report.html`` is in :mod:`evals.html_report`)."""
+"""Reports of a run: the terminal table, ``results.json`` and the percent formats every report uses (``report.html``
+is the viewer's run page: :mod:`evals.view.report`)."""
 
 from __future__ import annotations
 
@@ -25,16 +26,22 @@ from evals.analysis import (
 )
 from evals.records import SampleResult
 
-__all__ = ["ConditionSummary", "TaskComparison", "build_report", "compare", "print_table", "render_table",
-           "summarise", "write_results_json"]
+__all__ = ["ConditionSummary", "TaskComparison", "build_report", "compare", "pct", "print_table", "render_table",
+           "signed_pct", "summarise", "write_results_json"]
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}"
+def _missing(x: float | None) -> bool:
+    return x is None or (isinstance(x, float) and not math.isfinite(x))
 
 
-def _signed(x: float) -> str:
-    return "nan" if math.isnan(x) else f"{100 * x:+.1f}"
+def pct(x: float | None) -> str:
+    """A share as percent with one decimal (``0.705`` → ``70.5``); ``–`` when missing or not finite."""
+    return "–" if _missing(x) else f"{100 * x:.1f}"  # type: ignore[operator]
+
+
+def signed_pct(x: float | None) -> str:
+    """A difference of shares in percentage points with its sign (``0.05`` → ``+5.0``); ``–`` when missing."""
+    return "–" if _missing(x) else f"{100 * x:+.1f}"  # type: ignore[operator]
 
 
 def status_shares(s: ConditionSummary) -> str:
@@ -68,10 +75,10 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
                " / ".join(str(s.n) for s in present) if len(ns) > 1 else str(ns[0] if ns else 0)]
         for c in conditions:
             s = comp.conditions.get(c)
-            row.append(f"{_pct(s.accuracy)} [{_pct(s.ci[0])}, {_pct(s.ci[1])}]" if s and s.n else "–")
+            row.append(f"{pct(s.accuracy)} [{pct(s.ci[0])}, {pct(s.ci[1])}]" if s and s.n else "–")
         for c in others:
             g = (comp.gap or {}).get(c)
-            row.append(f"{_signed(g['gap'])} [{_signed(g['ci'][0])}, {_signed(g['ci'][1])}] {g['mcnemar_p']:.2g}"
+            row.append(f"{signed_pct(g['gap'])} [{signed_pct(g['ci'][0])}, {signed_pct(g['ci'][1])}] {g['mcnemar_p']:.2g}"
                        if g and g["n_paired"] else "–")
         for c in conditions:
             s = comp.conditions.get(c)
@@ -125,14 +132,7 @@ def write_text_atomic(path: Path, text: str) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def write_results_json(path: Path, comparisons: list[TaskComparison] | dict[str, Any],
-                       meta: dict[str, Any] | None = None) -> Path:
-    """Write ``results.json`` from a :func:`build_report` dict (or, as before, comparisons and meta)."""
-    data = comparisons if isinstance(comparisons, dict) else {
-        "meta": meta or {}, "tasks": [c.model_dump() for c in comparisons]}
-    write_text_atomic(Path(path), redact_json(_clean(data), indent=2))
+def write_results_json(path: Path, report: dict[str, Any]) -> Path:
+    """Write ``results.json`` from a :func:`build_report` dict."""
+    write_text_atomic(Path(path), redact_json(_clean(report), indent=2))
     return Path(path)
-
-
-def summary_line(summary: ConditionSummary) -> str:
-    return f"{summary.correct}/{summary.n} ({_pct(summary.accuracy)} %)"

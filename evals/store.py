@@ -8,22 +8,20 @@ exclusive lock on ``run.lock`` (``fcntl.flock``, released when the store closes 
 second run into a directory in use is refused. ``results.answer_status`` is the score's answer status
 (answered, hedged, unparsed, refused; added to older stores when they are opened for writing). Everything written passes
 through :func:`agents.secrets.redact_json` (secrets masked in string values before serialization): API keys
-and authorisation headers never reach the file.
+and authorisation headers never reach the file. Reading is :class:`evals.run_reader.RunReader`'s (a store is one).
 """
 
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import sqlite3
 import time
-from collections import defaultdict
-from collections.abc import Iterator
 from pathlib import Path
 
 from agents.secrets import redact_json
 from evals.records import RunSpec, SampleResult
+from evals.run_reader import DB_NAME, RunReader
 from tasks.records import Sample
 
 SCHEMA = """
@@ -39,8 +37,6 @@ CREATE TABLE IF NOT EXISTS events (
   kind TEXT NOT NULL, tool TEXT, status TEXT, record TEXT NOT NULL,
   PRIMARY KEY (sample_id, condition, epoch, seq));
 """
-DONE = ("ok", "not_applicable")
-Key = tuple[str, str, int]
 LOCK_NAME = "run.lock"
 RESULT_COLUMNS = ("sample_id, condition, epoch, task, status, correct, value, parse_failed, record, created, "
                   "answer_status")
@@ -65,15 +61,15 @@ def _lock(run_dir: Path) -> int:
     return fd
 
 
-class RunStore:
-    """Read and write one run directory's ``run.sqlite``."""
+class RunStore(RunReader):
+    """Write one run directory's ``run.sqlite`` (and read it as a :class:`RunReader`)."""
 
     def __init__(self, run_dir: Path, *, create: bool = True, exclusive: bool = False) -> None:
         """Open (or create) the store; ``exclusive``: hold the directory's run lock until :meth:`close`."""
         self.run_dir = Path(run_dir)
-        self.path = self.run_dir / "run.sqlite"
+        self.path = self.run_dir / DB_NAME
         if not create and not self.path.exists():
-            raise FileNotFoundError(f"no run store in {self.run_dir} (expected {self.path.name})")
+            raise FileNotFoundError(f"no run store in {self.run_dir} (expected {DB_NAME})")
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self._lock_fd = _lock(self.run_dir) if exclusive else None
         try:
@@ -112,29 +108,12 @@ class RunStore:
             self.db.execute("INSERT OR REPLACE INTO run VALUES (?, ?, ?)",
                             (run_id, redact_json(spec), time.time()))
 
-    def read_spec(self) -> tuple[str, RunSpec] | None:
-        row = self.db.execute("SELECT id, spec FROM run LIMIT 1").fetchone()
-        return (row[0], RunSpec.model_validate_json(row[1])) if row else None
-
     def add_samples(self, samples: list[Sample]) -> None:
         with self.db:
             self.db.executemany(
                 "INSERT OR IGNORE INTO samples VALUES (?, ?, ?, ?)",
                 [(s.id, s.task, s.split, redact_json(s)) for s in samples],
             )
-
-    def samples(self) -> dict[str, Sample]:
-        return {r[0]: Sample.model_validate_json(r[1]) for r in self.db.execute("SELECT sample_id, record FROM samples")}
-
-    def completed(self) -> set[Key]:
-        """Keys of results that need no further work (answered, or not applicable): resume skips them."""
-        rows = self.db.execute("SELECT sample_id, condition, epoch FROM results WHERE status IN (?, ?)", DONE)
-        return {(a, b, int(c)) for a, b, c in rows}
-
-    def attempts(self) -> dict[Key, int]:
-        """How often each stored (failed or completed) result was tried."""
-        rows = self.db.execute("SELECT sample_id, condition, epoch, json_extract(record, '$.attempts') FROM results")
-        return {(a, b, int(c)): int(n or 1) for a, b, c, n in rows}
 
     def add_result(self, r: SampleResult) -> None:
         """Store one result and its trace in a single transaction (replacing an earlier failed attempt)."""
@@ -152,30 +131,7 @@ class RunStore:
             )
             self.db.executemany(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(r.sample_id, r.condition, r.epoch, i, e.kind, e.tool, e.status, redact_json(e))
+                [(r.sample_id, r.condition, r.epoch, i, e.kind, e.tool if e.kind == "tool_call" else None, e.status,
+                  redact_json(e))
                  for i, e in enumerate(r.trace)],
             )
-
-    def count(self) -> int:
-        return int(self.db.execute("SELECT COUNT(*) FROM results").fetchone()[0])
-
-    def results(self, with_trace: bool = True) -> Iterator[SampleResult]:
-        """All stored results, with their traces unless asked not to."""
-        events: dict[Key, list[dict[str, object]]] = defaultdict(list)
-        if with_trace:
-            for sid, cond, epoch, rec in self.db.execute(
-                    "SELECT sample_id, condition, epoch, record FROM events ORDER BY sample_id, condition, epoch, seq"):
-                events[(sid, cond, int(epoch))].append(json.loads(rec))
-        rows = self.db.execute(
-            "SELECT sample_id, condition, epoch, record FROM results ORDER BY task, sample_id, condition, epoch")
-        for sid, cond, epoch, rec in rows.fetchall():
-            data = json.loads(rec)
-            if with_trace:
-                data["trace"] = events.get((sid, cond, int(epoch)), [])
-            yield SampleResult.model_validate(data)
-
-    def export_jsonl(self, path: Path) -> Path:
-        with open(path, "w") as f:
-            for r in self.results():
-                f.write(r.model_dump_json() + "\n")
-        return path

@@ -57,7 +57,7 @@ class Viewer:
         for rid, run in make_handles(run_dirs).items():
             try:
                 run.spec()
-                run.reader.counts()  # its samples and results tables exist
+                run.reader.count("samples") + run.reader.count()  # both tables exist
             except (sqlite3.Error, ValueError, OSError) as exc:  # corrupt, or written by an incompatible version
                 self.broken[run.dir] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
             else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from evals.analysis import TaskComparison
+from evals.report import signed_pct
 from evals.view.markup import Safe, h, join
 
 GAIN, LOSE, FLAT = "#1a7f37", "#cf222e", "#6e7781"
@@ -57,10 +58,10 @@ def gap_chart(comparisons: list[TaskComparison], compared: list[str], width: int
             '<line x1="{x0}" y1="{y}" x2="{x1}" y2="{y}" stroke="{c}" stroke-width="2.5" stroke-linecap="round"/>'
             '<circle cx="{xm}" cy="{y}" r="5" fill="{c}"/>'
             '<text x="{vx}" y="{ty}" font-size="11" fill="{c}" font-weight="600">{v}</text></g>',
-            tip=f"{label}: gap {100 * g['gap']:+.1f} pts, 95% CI [{100 * g['ci'][0]:+.1f}, {100 * g['ci'][1]:+.1f}], "
-                f"gained {g['gained']}, lost {g['lost']}, n={g['n_paired']}",
+            tip=f"{label}: gap {signed_pct(g['gap'])} pts, 95% CI [{signed_pct(g['ci'][0])}, {signed_pct(g['ci'][1])}], "
+                f"gained {g['gained']}, lost {g['lost']}, n={g['n_paired']}, McNemar p={g['mcnemar_p']:.3g}",
             lx=label_w - 8, ty=f"{y + 4:.1f}", label=label[:34], fw=700 if task == POOLED else 400, x0=f"{x(g['ci'][0]):.1f}", x1=f"{x(g['ci'][1]):.1f}",
-            y=f"{y:.1f}", c=c, xm=f"{x(g['gap']):.1f}", vx=f"{x(hi) + 6:.1f}", v=f"{100 * g['gap']:+.1f}"))
+            y=f"{y:.1f}", c=c, xm=f"{x(g['gap']):.1f}", vx=f"{x(hi) + 6:.1f}", v=signed_pct(g["gap"])))
     parts.append(h('<text x="{x}" y="12" font-size="11" fill="#656d76" text-anchor="middle">'
                    'gap in accuracy points (compared − baseline), 95% bootstrap CI</text>', x=f"{x((lo + hi) / 2):.1f}"))
     return h('<svg class="gapchart" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '

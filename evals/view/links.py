@@ -1,7 +1,8 @@
 """Where pages link to: URLs for the server, relative file paths for the static export.
 
 Both linkers answer the same questions, so one set of page renderers serves both. The export cannot run a
-text search or a free sort; its linker returns None for those and pages leave such links out.
+text search or a free sort; its linker returns None for those and pages leave such links out. ``report.html``
+(the run page alone) links to nothing.
 """
 
 from __future__ import annotations
@@ -95,3 +96,16 @@ class ExportLinker:
         vs = "default" if q.vs in (None, self.default_vs.get(rid)) else slug(q.vs)
         scope = f"task-{slug(q.task)}" if q.task else f"family-{slug(q.family)}" if q.family else "all"
         return f"runs/{rid}/list/{vs}/{scope}/{q.outcome or 'all'}/{q.page}.html"
+
+
+class ReportLinker:
+    """``report.html``: one file beside the run, so no page of samples or files to link to (pages show counts
+    without links)."""
+
+    dynamic = False
+
+    def files(self, rid: str) -> str | None:
+        return None
+
+    def samples(self, rid: str, q: ListQuery) -> str | None:
+        return None

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from evals.run_reader import Cell
+
 PAIR_OUTCOMES: dict[str, str] = {
     "gained": "gained with tools",
     "lost": "lost with tools",
@@ -34,23 +36,6 @@ OUTCOME_ORDER = {k: i for i, k in enumerate(PAIR_OUTCOMES)}
 PER_PAGE = 100
 MAX_PER_PAGE = 500
 SELECTION_CACHE = 16
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """The columns of one stored result the list needs (no record parsing)."""
-
-    status: str
-    correct: bool
-    parse_failed: bool
-    error: float | None = None
-    tool_calls: int = 0
-    latency_s: float = 0.0
-    answer: str | None = None  # answer status of an answered result: answered, hedged, unparsed, refused
-
-    @property
-    def failed(self) -> bool:
-        return self.status == "error"
 
 
 def classify(a: Cell | None, b: Cell | None) -> str | None:

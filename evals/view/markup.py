@@ -123,7 +123,8 @@ margin-right:6px;position:relative;overflow:hidden}.bar i{position:absolute;left
 .o-both_right{background:var(--both-bg);color:var(--both)}.o-both_wrong{background:var(--none-bg);color:var(--none)}
 .o-parse_failure{background:var(--pf-bg);color:var(--pf)}.o-error{background:var(--err-bg);color:var(--err)}
 .o-hedged,.o-unparsed,.o-refused{background:var(--pf-bg);color:var(--pf)}.incomplete{color:var(--err);font-weight:600}
-.shares{font-variant-numeric:tabular-nums;white-space:nowrap}
+.shares{font-variant-numeric:tabular-nums;white-space:nowrap}.wide{overflow-x:auto}
+.paper tr.k-gap td{font-weight:600}.paper tr.k-published td{color:var(--muted);font-style:italic}
 .o-repeated{background:var(--pf-bg);color:var(--pf)}.o-skipped{background:var(--none-bg);color:var(--none)}
 .o-ok{background:var(--both-bg);color:var(--both)}.o-fail{background:var(--lose-bg);color:var(--lose)}.o-cache{background:#ddf4ff;color:#0550ae}
 .chip[class*=" o-"]{border-color:transparent}
@@ -190,8 +191,11 @@ CSP = (f"default-src 'none'; style-src 'unsafe-inline'; script-src '{SCRIPT_HASH
        "form-action 'self'; base-uri 'none'")
 
 
+VIEWER_FOOTER = "Tool-free gap viewer. Keys: ← / → previous / next, u up, / search."
+
+
 def page(title: str, body: Safe, crumbs: list[tuple[str, str | None]] | None = None,
-         refresh_s: int | None = None) -> str:
+         refresh_s: int | None = None, brand: str = "trace viewer", footer: str = VIEWER_FOOTER) -> str:
     """A complete HTML document: the shell, ``crumbs`` as (label, href or None) and ``body``, with secrets
     (API keys and the like, see ``agents.secrets``) masked as everywhere text leaves the process."""
     trail = join([h('<a href="{u}">{t}</a>', u=u, t=t) if u else h("<b>{t}</b>", t=t) for t, u in crumbs or []],
@@ -201,11 +205,10 @@ def page(title: str, body: Safe, crumbs: list[tuple[str, str | None]] | None = N
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta http-equiv="Content-Security-Policy" content="{csp}"><meta name="referrer" content="no-referrer">'
-        '<link rel="icon" href="data:,">{refresh}<title>{title} · geogap viewer</title><style>{css}</style></head>'
-        '<body><header class="top"><span class="brand">geogap · trace viewer</span>'
-        '<span class="crumbs">{trail}</span></header><main>{body}</main>'
-        '<footer>Tool-free gap viewer. Keys: ← / → previous / next, u up, / search.</footer>'
+        '<link rel="icon" href="data:,">{refresh}<title>{title} · geogap {brand}</title><style>{css}</style>'
+        '</head><body><header class="top"><span class="brand">geogap · {brand}</span>'
+        '<span class="crumbs">{trail}</span></header><main>{body}</main><footer>{footer}</footer>'
         "<script>{js}</script></body></html>\n",
-        csp=CSP, refresh=refresh, title=title, css=Safe(CSS), trail=trail,
+        csp=CSP, refresh=refresh, title=title, css=Safe(CSS), trail=trail, brand=brand, footer=footer,
         body=body, js=Safe(JS),
     ))

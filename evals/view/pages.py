@@ -7,18 +7,21 @@ import datetime as dt
 import math
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from evals.analysis import ANSWER_STATUSES, ConditionSummary, TaskComparison
+from evals.report import status_shares
 from evals.view.charts import POOLED, gap_chart
-from evals.view.links import ExportLinker, ServerLinker
+from evals.view.links import ExportLinker, ReportLinker, ServerLinker
 from evals.view.listing import OUTCOMES, ListQuery
 from evals.view.markup import Safe, esc, fmt_secs, h, join, page
+from evals.view.paper import baseline_run_table, paper_sections
 from evals.view.runs import RunHandle
 from evals.view.summary import Summary
 from evals.view.widgets import acc_cell, gap_cell
 
-Linker = ServerLinker | ExportLinker
+Linker = ServerLinker | ExportLinker | ReportLinker
 
 
 def _when(ts: float) -> str:
@@ -44,7 +47,7 @@ def index_page(runs: dict[str, RunHandle], link: Linker, wait_s: float | None = 
     rows = []
     for rid, run in runs.items():
         spec = run.spec()
-        n_samples, n_results = run.reader.counts()
+        n_samples, n_results = run.reader.count("samples"), run.reader.count()
         summary, _, _ = run.summary(wait_s)
         s = spec[1] if spec else None
         pick = h('<td><input type="checkbox" name="run" value="{r}" checked aria-label="select {n}"></td>', r=rid,
@@ -121,7 +124,23 @@ def compare_page(runs: dict[str, RunHandle], link: Linker, wait_s: float | None 
     return page("Compare runs", body, [("runs", link.index()), ("compare", None)], refresh_s=3 if busy else None)
 
 
-def _spec_block(run: RunHandle) -> Safe:
+def _run_totals(meta: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A report's totals (``results.json`` meta): wall time, failed samples, tokens, cost, the baseline run."""
+    items: list[tuple[str, Any]] = []
+    if meta.get("wall_s") is not None:
+        items.append(("wall time", f"{meta['wall_s']} s"))
+    if "failed" in meta:
+        items.append(("failed samples", meta["failed"]))
+    if "input_tokens" in meta:
+        items.append(("tokens in / out", f"{meta['input_tokens']:,} / {meta.get('output_tokens', 0):,}"))
+    if "cost_usd" in meta:
+        items.append(("cost USD", "–" if meta["cost_usd"] is None else meta["cost_usd"]))
+    if meta.get("baseline_run_dir"):
+        items.append(("baseline run", meta["baseline_run_dir"]))
+    return items
+
+
+def _spec_block(run: RunHandle, meta: dict[str, Any]) -> Safe:
     spec = run.spec()
     if spec is None:
         return h('<p class="note">This run has not written its spec yet.</p>')
@@ -132,7 +151,7 @@ def _spec_block(run: RunHandle) -> Safe:
              ("max steps", s.max_steps), ("max tool calls", s.max_tool_calls),
              ("sample timeout", f"{s.sample_timeout_s:g} s"), ("connections", s.max_connections),
              ("git revision", s.git_revision or "–"), ("dataset hash", s.dataset_hash or "–"),
-             ("run id", run_id), ("created", _when(created))]
+             ("run id", run_id), ("created", _when(created)), *_run_totals(meta)]
     versions = join(h("<div><dt>{k}</dt><dd class=\"mono\">{v}</dd></div>", k=k, v=v) for k, v in sorted(s.versions.items()))
     return h('<div class="card"><dl class="specgrid">{items}</dl>'
              '<details><summary>versions ({n})</summary><dl class="specgrid">{versions}</dl></details></div>',
@@ -156,7 +175,7 @@ def _table_row(run: RunHandle, summary: Summary, comp: TaskComparison, link: Lin
     errors = [comp.conditions[c].errors for c in summary.conditions if c in comp.conditions]
     cells.append(h('<td class="num">{v}</td>', v=" / ".join(str(e) for e in errors) or "–"))
     mark = h(' <span class="incomplete" title="samples ended in error: left out of accuracy and the gap">'
-             "incomplete</span>") if not comp.complete else esc("")
+             "(incomplete)</span>") if not comp.complete else esc("")
     if pooled:
         task = h("<b>{t}</b>", t=POOLED)
     else:
@@ -170,7 +189,7 @@ def status_cell(s: ConditionSummary | None) -> Safe:
     """Answer-status shares answered/hedged/unparsed/refused in whole percent, counts in the tooltip."""
     if s is None or not s.n or not s.status_shares:
         return esc("–")
-    shares = "/".join(f"{100 * s.status_shares.get(k, 0.0):.0f}" for k in ANSWER_STATUSES)
+    shares = status_shares(s)
     counts = ", ".join(f"{k} {s.statuses.get(k, 0)}" for k in ANSWER_STATUSES)
     return h('<span title="{c} of {n} answered samples">{v}</span>', c=counts, n=s.n, v=shares)
 
@@ -192,8 +211,9 @@ def comparison_table(run: RunHandle, summary: Summary, link: Linker) -> Safe:
              "<tbody>{rows}</tbody></table>", head=join(head), rows=join(rows))
 
 
-def breakdown_tables(summary: Summary) -> Safe:
-    """One table per dimension (region, difficulty, family, ...): each task's rows by value, pooled rows first."""
+def breakdown_tables(summary: Summary, open_all: bool = False) -> Safe:
+    """One table per dimension (region, difficulty, family, ...): each task's rows by value, pooled rows first;
+    the first (or, with ``open_all``, every) table unfolded."""
     dims: dict[str, list[tuple[str, dict]]] = {}
     for dim, rows in summary.breakdowns.items():
         dims.setdefault(dim, []).extend((POOLED, r) for r in rows)
@@ -220,32 +240,68 @@ def breakdown_tables(summary: Summary) -> Safe:
         out.append(h('<details{open}><summary><b>by {k}</b> ({n} rows)</summary>'
                      '<table class="grid"><thead><tr><th>task</th><th>{k}</th><th class="num">n</th>{head}</tr></thead>'
                      "<tbody>{rows}</tbody></table></details>",
-                     open=Safe(" open") if i == 0 else "", k=dim, n=len(rows), head=head, rows=join(body)))
+                     open=Safe(" open") if i == 0 or open_all else "", k=dim, n=len(rows), head=head, rows=join(body)))
     return join(out) if out else h('<p class="muted">No breakdown dimension (region, difficulty, track, noise, '
                                    "style) takes two or more values in this run.</p>")
 
 
-def run_page(run: RunHandle, link: Linker, wait_s: float | None = 2.0) -> str:
-    summary, busy, error = run.summary(wait_s)
+NOTES = ("n: samples the model answered; samples whose model call failed (errors) are left out of accuracy, the "
+         "gap and McNemar. Answer statuses: answered (one answer, creditable), hedged (several candidates), unparsed "
+         "(no answer found), refused. Accuracy intervals: Wilson 95 %. Gaps: paired on the same sample ids answered "
+         "in both conditions, percentile bootstrap (2,000 resamples); p: exact McNemar on the discordant pairs.")
+
+
+def run_head(run: RunHandle, link: Linker, meta: dict[str, Any] | None = None) -> Safe:
+    """The run's name, spec (with a report's totals) and its samples by outcome, linked where ``link`` can."""
     index = run.index()
     _, counts = index.select(ListQuery())
-    chips = join(h('<a class="chip o-{o}" href="{u}">{label}<span class="n">{n}</span></a>', o=o,
-                   u=link.samples(run.rid, ListQuery(outcome=o)), label=label, n=f"{counts[o]:,}")
-                 for o, label in OUTCOMES.items())
-    n_samples, n_results = run.reader.counts()
+
+    def chip(url: str | None, cls: str, label: str, n: int | None = None) -> Safe:
+        count = h('<span class="n">{n}</span>', n=f"{n:,}") if n is not None else ""
+        if url is None:
+            return h('<span class="{c}">{l}{n}</span>', c=cls, l=label, n=count)
+        return h('<a class="{c}" href="{u}">{l}{n}</a>', c=cls, u=url, l=label, n=count)
+
+    chips = [chip(link.samples(run.rid, ListQuery(outcome=o)), f"chip o-{o}", label, counts[o])
+             for o, label in OUTCOMES.items()]
+    browse = link.samples(run.rid, ListQuery())
     files = link.files(run.rid)
     spec = run.spec()
-    head = h('<h1>{name} <span class="sub">{model}</span></h1>{spec}'
+    return h('<h1>{name} <span class="sub">{model}</span></h1>{spec}'
              '<h2>Samples <span class="sub">{ns} samples · {nr} results · {b} vs {vs}</span></h2>'
-             '<div class="chips"><a class="chip" href="{all}">browse all samples →</a>{chips}{files}</div>',
-             name=run.name, model=spec[1].model if spec else "", ns=f"{n_samples:,}", nr=f"{n_results:,}",
-             b=index.baseline, vs=index.default_vs(), all=link.samples(run.rid, ListQuery()),
-             files=h('<a class="chip" href="{u}">run files</a>', u=files) if files else "", chips=chips,
-             spec=_spec_block(run))
+             '<div class="chips">{all}{chips}{files}</div>',
+             name=run.name, model=spec.spec.model if spec else "", ns=f"{run.reader.count('samples'):,}",
+             nr=f"{run.reader.count():,}", b=index.baseline, vs=index.default_vs(),
+             all=chip(browse, "chip", "browse all samples →") if browse else "", chips=join(chips),
+             files=chip(files, "chip", "run files") if files else "", spec=_spec_block(run, meta or {}))
+
+
+def run_sections(run: RunHandle, summary: Summary, link: Linker, open_all: bool = False) -> Safe:
+    """What a run's summary shows: which tasks are incomplete, a suite's paper-shaped tables, the comparison
+    table, the gap chart, the breakdowns, the comparison with a baseline run and how to read them."""
+    incomplete = [c.task for c in summary.comparisons if not c.complete]
+    warn = h('<p class="note incomplete">Incomplete: samples ended in error in {t}; they are left out of accuracy '
+             "and the gap.</p>", t=", ".join(incomplete)) if incomplete else esc("")
+    how = "read from results.json" if summary.source == "results.json" else f"summarised in {fmt_secs(summary.seconds)}"
+    chart_rows = summary.comparisons + ([summary.overall.model_copy(update={"task": POOLED})] if summary.overall else [])
+    chart = gap_chart(chart_rows, summary.compared) or h('<p class="muted">No paired conditions to chart.</p>')
+    bd = breakdown_tables(summary, open_all) if summary.complete else h(
+        '<p class="note">Computing breakdowns and the pooled row… this page refreshes.</p>')
+    n = len(summary.comparisons)
+    return h('{warn}{paper}<h2>Comparison <span class="sub">{n} task{pl} · baseline {b} · {how}</span></h2>'
+             "{table}<h2>Gap by task</h2>{chart}<h2>Breakdowns</h2>{bd}{vs}<p class=\"note small\">{notes}</p>",
+             warn=warn, paper=paper_sections(summary.paper_tables), n=n, pl="" if n == 1 else "s",
+             b=summary.baseline, how=how, table=comparison_table(run, summary, link), chart=chart, bd=bd,
+             vs=baseline_run_table(summary.baseline_run, summary.meta.get("baseline_run_dir")), notes=NOTES)
+
+
+def run_page(run: RunHandle, link: Linker, wait_s: float | None = 2.0) -> str:
+    summary, busy, error = run.summary(wait_s)
+    head = run_head(run, link, summary.meta if summary else None)
     crumbs = [("runs", link.index()), (run.name, None)]
     if summary is None:
         msg = f"Summary failed: {error}" if error and not busy else (
-            f"Computing the comparison of {n_results:,} results (bootstrap intervals)… this page refreshes.")
+            f"Computing the comparison of {run.reader.count():,} results (bootstrap intervals)… this page refreshes.")
         return page(run.name, h('{head}<p class="note">{m}</p>', head=head, m=msg), crumbs,
                     refresh_s=3 if busy else None)
     notes = []
@@ -253,15 +309,7 @@ def run_page(run: RunHandle, link: Linker, wait_s: float | None = 2.0) -> str:
         notes.append(h('<p class="note">The run has changed; updating the summary…</p>'))
     if error:
         notes.append(h('<p class="note">Summary failed: {e}</p>', e=error))
-    how = "read from results.json" if summary.source == "results.json" else f"summarised in {fmt_secs(summary.seconds)}"
-    chart_rows = summary.comparisons + ([summary.overall.model_copy(update={"task": POOLED})] if summary.overall else [])
-    chart = gap_chart(chart_rows, summary.compared) or h('<p class="muted">No paired conditions to chart.</p>')
-    bd = breakdown_tables(summary) if summary.complete else h(
-        '<p class="note">Computing breakdowns and the pooled row… this page refreshes.</p>')
-    body = h('{head}{notes}<h2>Comparison <span class="sub">{n} task{pl} · baseline {b} · {how}</span></h2>'
-             "{table}<h2>Gap by task</h2>{chart}<h2>Breakdowns</h2>{bd}",
-             head=head, notes=join(notes), n=len(summary.comparisons), pl="" if len(summary.comparisons) == 1 else "s",
-             b=summary.baseline, how=how, table=comparison_table(run, summary, link), chart=chart, bd=bd)
+    body = h("{head}{notes}{sections}", head=head, notes=join(notes), sections=run_sections(run, summary, link))
     return page(run.name, body, crumbs, refresh_s=5 if busy else None)
 
 

@@ -7,9 +7,8 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
-from evals.records import RunSpec
+from evals.run_reader import RunReader, StoredSpec, is_run_dir
 from evals.view.listing import RunIndex
-from evals.view.queries import RunReader, is_run_dir
 from evals.view.summary import Publish, Summary, SummaryCache, from_results_json, summarise_run
 
 SEARCH_CACHE = 16
@@ -20,21 +19,21 @@ class RunHandle:
 
     def __init__(self, rid: str, run_dir: Path) -> None:
         self.rid = rid
-        self.reader = RunReader(run_dir)
+        self.reader = RunReader(run_dir.resolve())
         self.dir = self.reader.run_dir
         self.name = run_dir.name or str(run_dir)
         self._lock = threading.Lock()
         self._index_lock = threading.Lock()
         self._index: tuple[object, RunIndex] | None = None
-        self._spec: tuple[object, tuple[str, RunSpec, float] | None] | None = None
+        self._spec: tuple[object, StoredSpec | None] | None = None
         self._searches: OrderedDict[tuple[object, str], set[str]] = OrderedDict()
         self._summary = SummaryCache()
 
-    def spec(self) -> tuple[str, RunSpec, float] | None:
+    def spec(self) -> StoredSpec | None:
         stamp = self.reader.stamp()
         with self._lock:
             if self._spec is None or self._spec[0] != stamp:
-                self._spec = (stamp, self.reader.spec())
+                self._spec = (stamp, self.reader.read_spec())
             return self._spec[1]
 
     def conditions(self) -> list[str]:
@@ -71,7 +70,7 @@ class RunHandle:
 
         def compute(publish: Publish) -> Summary:
             ready = from_results_json(self.dir / "results.json", conditions, self.reader.last_result_time())
-            return ready or summarise_run(self.reader.results_without_trace(), conditions, publish)
+            return ready or summarise_run(list(self.reader.results(with_trace=False)), conditions, publish)
 
         summary, busy = self._summary.get(self.reader.stamp(), compute, wait_s)
         return summary, busy, self._summary.error

@@ -92,7 +92,7 @@ def list_page(run: RunHandle, link: Linker, q: ListQuery) -> str:
     pg = index.page(q, matching)
     ids = [r.sample_id for r in pg.rows]
     samples = run.reader.samples(ids)
-    results = run.reader.results(ids)
+    results = {(r.sample_id, r.epoch, r.condition): r for r in run.reader.results(ids, with_trace=False)}
     base = index.baseline
 
     filters = []
@@ -199,7 +199,8 @@ def _answer(cond: str, r: SampleResult | None) -> Safe:
 
 def sample_page(run: RunHandle, link: Linker, sample_id: str, epoch: int, lq: ListQuery | None) -> str:
     found = run.reader.samples([sample_id])
-    results = {k: v for k, v in run.reader.results([sample_id], with_trace=True).items() if k[1] == epoch}
+    stored = run.reader.results([sample_id])
+    results = {(r.sample_id, r.epoch, r.condition): r for r in stored if r.epoch == epoch}
     sample: Sample | None = found.get(sample_id)
     if sample is None and not results:
         raise NotFound(sample_id)
@@ -225,7 +226,7 @@ def sample_page(run: RunHandle, link: Linker, sample_id: str, epoch: int, lq: Li
                    else h('<span class="muted">{p} of {t}</span>', p=f"{pos:,}", t=f"{total:,}"))
         nav.append(h('<a href="{u}" data-key="next">next ›</a>', u=link.sample(run.rid, nxt.sample_id, nxt.epoch, lq))
                    if nxt else h('<span class="muted">next ›</span>'))
-    epochs = sorted({k[1] for k in run.reader.results([sample_id])})
+    epochs = sorted({r.epoch for r in stored})
     if len(epochs) > 1:
         nav.append(join(h('<a href="{u}">epoch {e}</a>', u=link.sample(run.rid, sample_id, e, lq)) if e != epoch
                         else h("<b>epoch {e}</b>", e=e) for e in epochs))

@@ -33,15 +33,17 @@ class Summary:
     n_results: int = 0
     seconds: float = 0.0
     source: str = "computed"
+    meta: dict[str, Any] = field(default_factory=dict)  # a report's run totals: wall time, tokens, cost
+    paper_tables: dict[str, Any] | None = None  # a suite run's paper-shaped tables (evals.paper_tables)
+    baseline_run: list[dict[str, Any]] | None = None  # run-vs-run rows (evals.analysis.compare_runs)
 
     @property
     def compared(self) -> list[str]:
         return [c for c in self.conditions if c != self.baseline]
 
 
-def conditions_of(results: list[SampleResult], conditions: list[str]) -> tuple[list[str], str]:
-    """The spec's conditions that have results (then any others) and the baseline."""
-    present = {r.condition for r in results}
+def conditions_of(present: set[str], conditions: list[str]) -> tuple[list[str], str]:
+    """The spec's conditions among those ``present`` in the results (then any others) and the baseline."""
     conds = [c for c in conditions if c in present] + sorted(present - set(conditions))
     baseline = BASELINE_CONDITION if BASELINE_CONDITION in conds else (conds or [BASELINE_CONDITION])[0]
     return conds, baseline
@@ -50,16 +52,29 @@ def conditions_of(results: list[SampleResult], conditions: list[str]) -> tuple[l
 def summarise_run(results: list[SampleResult], conditions: list[str], publish: Publish | None = None) -> Summary:
     """The table first (published at once when ``publish`` is given), then the pooled row and breakdowns."""
     t0 = time.perf_counter()
-    conds, baseline = conditions_of(results, conditions)
+    conds, baseline = conditions_of({r.condition for r in results}, conditions)
     table = compare(results, conds, baseline)
     if publish is not None:
         publish(Summary(conds, baseline, table, complete=False, n_results=len(results),
                         seconds=time.perf_counter() - t0))
     detailed = compare(results, conds, baseline, with_breakdowns=True)
     pooled = overall(results, conds, baseline) if len(detailed) > 1 else None
-    across = breakdowns(results, conds, baseline, ["family"]) if len(detailed) > 1 else {}
+    across = breakdowns(results, conds, baseline) if len(detailed) > 1 else {}
     return Summary(conds, baseline, detailed, pooled, across, n_results=len(results),
                    seconds=time.perf_counter() - t0)
+
+
+def from_report(report: dict[str, Any], conditions: list[str]) -> Summary:
+    """The summary in a report (:func:`evals.report.build_report`, as in ``results.json``); raises ValueError,
+    KeyError or TypeError on a malformed one."""
+    tasks = [TaskComparison.model_validate(t) for t in report["tasks"]]
+    many = len(tasks) > 1
+    pooled = TaskComparison.model_validate(report["overall"]) if report.get("overall") and many else None
+    conds, baseline = conditions_of({c for t in tasks for c in t.conditions}, conditions)
+    return Summary(conds, baseline, tasks, pooled, dict(report.get("breakdowns") or {}) if many else {},
+                   n_results=sum(s.n + s.not_applicable for t in tasks for s in t.conditions.values()),
+                   source="results.json", meta=dict(report.get("meta") or {}),
+                   paper_tables=report.get("paper_tables"), baseline_run=report.get("baseline_run"))
 
 
 def from_results_json(path: Path, conditions: list[str], newer_than: float | None) -> Summary | None:
@@ -67,17 +82,9 @@ def from_results_json(path: Path, conditions: list[str], newer_than: float | Non
     try:
         if newer_than is None or path.stat().st_mtime <= newer_than:
             return None
-        data = json.loads(path.read_text())
-        tasks = [TaskComparison.model_validate(t) for t in data["tasks"]]
-        pooled = TaskComparison.model_validate(data["overall"]) if data.get("overall") and len(tasks) > 1 else None
-        across = {k: v for k, v in (data.get("breakdowns") or {}).items() if k == "family"}
+        return from_report(json.loads(path.read_text()), conditions)
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    present = {c for t in tasks for c in t.conditions}
-    conds = [c for c in conditions if c in present] + sorted(present - set(conditions))
-    baseline = BASELINE_CONDITION if BASELINE_CONDITION in conds else (conds or [BASELINE_CONDITION])[0]
-    return Summary(conds, baseline, tasks, pooled, across, n_results=sum(
-        s.n + s.not_applicable for t in tasks for s in t.conditions.values()), source="results.json")
 
 
 class SummaryCache:

@@ -8,6 +8,7 @@ from typing import Any
 
 from evals.analysis import ConditionSummary
 from evals.records import SampleResult
+from evals.report import pct, signed_pct
 from evals.view.charts import GAIN, LOSE, gap_colour
 from evals.view.listing import OUTCOMES, Cell
 from evals.view.markup import Safe, esc, fmt_num, h
@@ -19,17 +20,14 @@ def outcome_badge(outcome: str | None, label: str | None = None) -> Safe:
     return h('<span class="badge o-{o}">{t}</span>', o=outcome, t=label or OUTCOMES.get(outcome, outcome))
 
 
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}"
-
-
 def _finite(x: Any) -> bool:
     return isinstance(x, int | float) and math.isfinite(x)
 
 
 def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True, compared: bool = False) -> Safe:
     """Accuracy with its bar and Wilson interval (from a summary or a breakdown row's dict); with ``detail``
-    a second muted line with counts, error, tool calls, latency, parse failures and failed samples."""
+    a second muted line with counts, mean score (when not the accuracy), median error, tool calls and their error
+    share, latency, output tokens, cost, parse failures, failed and not-applicable samples."""
     if isinstance(s, dict):
         s = SimpleNamespace(n=s.get("n", 0), correct=s.get("correct", 0), accuracy=s.get("accuracy", 0.0),
                             ci=s.get("ci") or (0.0, 1.0))
@@ -43,15 +41,24 @@ def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True, c
     if not detail:
         return main
     bits = [f"{s.correct}/{s.n}"]
-    if s.mean_error is not None:
-        bits.append(f"mean err {fmt_num(s.mean_error)} {s.error_unit or ''}".rstrip())
+    if abs(s.mean_score - s.accuracy) > 1e-12:
+        bits.append(f"score {s.mean_score:.3f}")
+    if s.error_summary:
+        bits.append(f"median err {fmt_num(s.error_summary['median'])} {s.error_unit or ''}".rstrip())
     if s.tool_calls_per_sample:
         bits.append(f"{s.tool_calls_per_sample:.2f} calls")
+    if s.tool_error_rate:
+        bits.append(f"{pct(s.tool_error_rate)} % tool errors")
     bits.append(f"{s.mean_latency_s:.2f} s")
+    bits.append(f"{s.output_tokens:,} out tokens")
+    if s.cost_usd is not None:
+        bits.append(f"${s.cost_usd:.4f}")
     if s.parse_failures:
         bits.append(f"{s.parse_failures} parse fail")
     if s.errors:
         bits.append(f"{s.errors} failed")
+    if s.not_applicable:
+        bits.append(f"{s.not_applicable} n/a")
     return h('{m}<div class="muted small">{b}</div>', m=main, b=" · ".join(bits))
 
 
@@ -63,11 +70,11 @@ def gap_cell(g: dict | None) -> Safe:
     has_ci = all(_finite(x) for x in ci)
     colour = gap_colour(ci[0], ci[1]) if has_ci else ""
     cls = {GAIN: "pos", LOSE: "neg"}.get(colour, "")
-    interval = h('<span class="muted small">[{lo}, {hi}]</span>', lo=f"{100 * ci[0]:+.1f}", hi=f"{100 * ci[1]:+.1f}") \
+    interval = h('<span class="muted small">[{lo}, {hi}]</span>', lo=signed_pct(ci[0]), hi=signed_pct(ci[1])) \
         if has_ci else esc("")
     p = g.get("mcnemar_p")
     return h('<span class="{c}">{g}</span> {ci}<div class="muted small">n={n}{p}</div>', c=cls,
-             g=f"{100 * g['gap']:+.1f}", ci=interval, n=g["n_paired"], p=f" · McNemar p={p:.3g}" if _finite(p) else "")
+             g=signed_pct(g["gap"]), ci=interval, n=g["n_paired"], p=f" · McNemar p={p:.3g}" if _finite(p) else "")
 
 
 def verdict(r: SampleResult | Cell | None) -> tuple[str, str, str]:

@@ -18,13 +18,13 @@ from viewer_fixture_run import build_run
 from agents.trace import TraceEvent
 from evals.records import RunSpec, SampleResult
 from evals.report import build_report, compare, write_results_json
+from evals.run_reader import RunReader
 from evals.store import RunStore
 from evals.view.__main__ import main
 from evals.view.app import Viewer
 from evals.view.export import export
 from evals.view.listing import Cell, ListQuery, Row, RunIndex, classify
 from evals.view.markup import JS, Safe, esc, h
-from evals.view.queries import RunReader
 from evals.view.runs import find_runs
 from evals.view.server import is_loopback, make_server, serve_in_thread
 from evals.view.sketch import extract, render
@@ -233,7 +233,7 @@ def test_outcomes_follow_correctness_and_flag_parse_failures_and_errors() -> Non
 def test_list_counts_match_the_reports_gained_and_lost(fixture_run) -> None:
     run_dir, ids = fixture_run
     reader = RunReader(run_dir)
-    comp = compare(reader.results_without_trace(), ["intrinsic", "tools"])[0]
+    comp = compare(list(reader.results(with_trace=False)), ["intrinsic", "tools"])[0]
     index = RunIndex(reader.cells(), ["intrinsic", "tools"])
     _, counts = index.select(ListQuery())
     assert counts["gained"] == comp.gap["tools"]["gained"] == len(ids["gained"]) + 3  # + parse, xss, hedged
@@ -379,7 +379,8 @@ def test_a_folder_of_runs_is_expanded_and_run_ids_are_unique(fixture_run) -> Non
 def test_summary_publishes_the_table_before_the_breakdowns(fixture_run) -> None:
     run_dir, _ = fixture_run
     published: list[Summary] = []
-    final = summarise_run(RunReader(run_dir).results_without_trace(), ["intrinsic", "tools"], published.append)
+    final = summarise_run(list(RunReader(run_dir).results(with_trace=False)), ["intrinsic", "tools"],
+                          published.append)
     assert [s.complete for s in published] == [False] and final.complete
     assert published[0].comparisons[0].gap["tools"]["gained"] == final.comparisons[0].gap["tools"]["gained"] == 6
     assert "region" in final.comparisons[0].breakdowns
@@ -390,7 +391,7 @@ def test_a_fresh_results_json_is_used_and_a_stale_one_ignored(fixture_run, tmp_p
     copy = tmp_path / "run"
     shutil.copytree(run_dir, copy)
     reader = RunReader(copy)
-    results = reader.results_without_trace()
+    results = list(reader.results(with_trace=False))
     report = build_report(results, ["intrinsic", "tools"], {})
     report["tasks"][0]["task"] = "from-results-json"
     write_results_json(copy / "results.json", report)
