@@ -3,9 +3,9 @@
 from agents.intrinsic import answer_intrinsic
 from agents.models import DEFAULT_MODEL, GenerationSettings, create_chat_model, parse_model
 from agents.tool_agent import AgentLimits, ToolAgent
-from agents.trace import AgentResult, TraceEvent
+from agents.trace import AgentResult, ModelCallEvent, ToolCallEvent, TraceEvent
 
 __all__ = [
-    "DEFAULT_MODEL", "AgentLimits", "AgentResult", "GenerationSettings", "ToolAgent", "TraceEvent",
-    "answer_intrinsic", "create_chat_model", "parse_model",
+    "DEFAULT_MODEL", "AgentLimits", "AgentResult", "GenerationSettings", "ModelCallEvent", "ToolAgent",
+    "ToolCallEvent", "TraceEvent", "answer_intrinsic", "create_chat_model", "parse_model",
 ]

@@ -8,7 +8,7 @@ from langchain_core.language_models import BaseChatModel
 
 from agents.messages import ChatLike, dicts, text_of, to_dict, to_langchain, usage
 from agents.model_call import DEFAULT_CALLER, AgentError, ModelCaller, ModelCallError
-from agents.trace import AgentResult, TraceEvent
+from agents.trace import AgentResult, ModelCallEvent
 
 
 async def answer_intrinsic(model: BaseChatModel, messages: Sequence[ChatLike],
@@ -22,8 +22,7 @@ async def answer_intrinsic(model: BaseChatModel, messages: Sequence[ChatLike],
         raise AgentError(str(exc), [event]) from exc.cause
     reply = out.reply
     tin, tout, tcached = usage(reply)
-    event = TraceEvent(
-        kind="model_call",
+    event = ModelCallEvent(
         start=out.start,
         latency_s=out.latency_s,
         messages_in=dicts(lc_messages),

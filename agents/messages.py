@@ -9,10 +9,13 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 
 class ChatLike(Protocol):
-    """Anything with a role and content (tasks.Message fits)."""
+    """Anything with a role and content (tasks.Message fits); read-only, so frozen models and Literal roles fit."""
 
-    role: str
-    content: str
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def content(self) -> str: ...
 
 
 def to_langchain(messages: Iterable[ChatLike]) -> list[BaseMessage]:

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agents.call_cache import CallCache, cache_key
 from agents.http_pool import ReplyTooLarge
 from agents.secrets import redact
-from agents.trace import TraceEvent
+from agents.trace import ModelCallEvent, TraceEvent
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -142,7 +142,7 @@ def describe(exc: BaseException) -> str:
 class ModelCallError(Exception):
     """A model call that failed for good; ``event`` is its trace event (status ``error``, with retries)."""
 
-    def __init__(self, cause: BaseException, event: TraceEvent) -> None:
+    def __init__(self, cause: BaseException, event: ModelCallEvent) -> None:
         super().__init__(event.error)
         self.cause = cause
         self.event = event
@@ -214,8 +214,8 @@ class ModelCaller:
                     detail = describe(exc) if failure.label == type(exc).__name__ else f"{failure.label}: {describe(exc)}"
                     if attempt > 1:
                         detail += f" (after {attempt} attempts)"
-                    event = TraceEvent(kind="model_call", start=start, latency_s=time.time() - start,
-                                       retries=attempt - 1, retry_errors=errors[:-1], status="error", error=detail)
+                    event = ModelCallEvent(start=start, latency_s=time.time() - start, retries=attempt - 1,
+                                           retry_errors=errors[:-1], status="error", error=detail)
                     raise ModelCallError(exc, event) from exc
                 delay = self.retry.backoff(attempt, self.rng)
                 if failure.retry_after_s is not None:

@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from agents.messages import ChatLike, dicts, text_of, to_dict, to_langchain, usage
 from agents.model_call import DEFAULT_CALLER, AgentError, ModelCaller, ModelCallError, describe
-from agents.trace import AgentResult, TraceEvent
+from agents.trace import AgentResult, ModelCallEvent, ToolCallEvent, TraceEvent
 
 FINALIZE_PROMPT = (
     "Stop calling tools now. Using the tool results above, give your final answer in the format the task "
@@ -103,8 +103,7 @@ class ToolAgent:
             raise ModelCallError(exc.cause, event) from exc.cause
         reply = out.reply
         tin, tout, tcached = usage(reply)
-        event = TraceEvent(
-            kind="model_call",
+        event = ModelCallEvent(
             start=out.start,
             latency_s=out.latency_s,
             messages_in=dicts(messages[sent:]),
@@ -139,9 +138,9 @@ class ToolAgent:
     @staticmethod
     def _skipped(reply: AIMessage, parent: str | None, msg: str) -> list[TraceEvent]:
         """Trace events for the tool calls of ``reply`` that are not executed (every call the model made is traced)."""
-        return [TraceEvent(kind="tool_call", parent_id=parent, tool=call.get("name"), tool_call_id=call.get("id"),
-                           args=call.get("args") if isinstance(call.get("args"), dict) else {"raw": call.get("args")},
-                           status="skipped", error=msg)
+        return [ToolCallEvent(parent_id=parent, tool=call.get("name"), tool_call_id=call.get("id"),
+                              args=args if isinstance(args := call.get("args"), dict) else {"raw": args},
+                              status="skipped", error=msg)
                 for call in [*reply.tool_calls, *reply.invalid_tool_calls]]
 
     async def _tools(self, state: _State) -> dict[str, Any]:
@@ -156,8 +155,8 @@ class ToolAgent:
             msg = (f"Error: {bad.get('name')!r} was not called: its arguments must be one JSON object "
                    f"({bad.get('error') or 'not valid JSON'}): {bad.get('args')}")
             out.append(ToolMessage(msg, tool_call_id=bad.get("id") or "invalid", name=bad.get("name") or "", status="error"))
-            events.append(TraceEvent(kind="tool_call", parent_id=parent, tool=bad.get("name"), tool_call_id=bad.get("id"),
-                                     args={"raw": bad.get("args")}, status="error", error=msg))
+            events.append(ToolCallEvent(parent_id=parent, tool=bad.get("name"), tool_call_id=bad.get("id"),
+                                        args={"raw": bad.get("args")}, status="error", error=msg))
         for call in last.tool_calls:
             key = _call_key(call["name"], call["args"])
             if key in seen:
@@ -165,8 +164,8 @@ class ToolAgent:
                 msg = (f"You already called {call['name']} with these arguments. Its result was: {seen[key]}. "
                        "Do not call it again; use this result.")
                 out.append(ToolMessage(msg, tool_call_id=call["id"], name=call["name"], status="error"))
-                events.append(TraceEvent(kind="tool_call", parent_id=parent, tool=call["name"], tool_call_id=call["id"],
-                                         args=call["args"], result=seen[key], status="repeated"))
+                events.append(ToolCallEvent(parent_id=parent, tool=call["name"], tool_call_id=call["id"],
+                                            args=call["args"], result=seen[key], status="repeated"))
                 continue
             t0 = time.time()
             result = await self.tool_node.ainvoke({"messages": [AIMessage("", tool_calls=[call])]})
@@ -176,10 +175,10 @@ class ToolAgent:
             if not failed:
                 seen[key] = content
             out.append(message)
-            events.append(TraceEvent(kind="tool_call", parent_id=parent, start=t0, latency_s=time.time() - t0,
-                                     tool=call["name"], tool_call_id=call["id"], args=call["args"],
-                                     result=None if failed else content, error=content if failed else None,
-                                     status="error" if failed else "ok"))
+            events.append(ToolCallEvent(parent_id=parent, start=t0, latency_s=time.time() - t0,
+                                        tool=call["name"], tool_call_id=call["id"], args=call["args"],
+                                        result=None if failed else content, error=content if failed else None,
+                                        status="error" if failed else "ok"))
         update: dict[str, Any] = {"messages": out, "trace": events, "seen": seen,
                                   "tool_calls": state.get("tool_calls", 0) + len(events) - repeats}
         if repeats and repeats == len(events):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -13,18 +13,22 @@ def new_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
-class TraceEvent(BaseModel):
-    """One model call or tool call; enough for a viewer to draw a timeline."""
+class _Event(BaseModel):
+    """What every trace event has. Rows stored before events were split by kind carry the other kind's fields
+    (all null or zero); ``extra="ignore"`` drops them on load."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="ignore")
 
     id: str = Field(default_factory=new_id)
-    parent_id: str | None = Field(default=None, description="The model call whose tool_calls caused this tool call")
-    kind: Literal["model_call", "tool_call"]
     start: float = Field(default_factory=time.time, description="Unix time the call started")
     latency_s: float = 0.0
-    # model calls
-    messages_in: list[dict[str, Any]] | None = None
+
+
+class ModelCallEvent(_Event):
+    """One model call: what was sent and returned, its tokens, cache hit and retries."""
+
+    kind: Literal["model_call"] = "model_call"
+    messages_in: list[dict[str, Any]] | None = Field(default=None, description="Messages new since the last call")
     message_out: dict[str, Any] | None = None
     raw_text: str | None = Field(default=None, description="The model's text exactly as returned")
     input_tokens: int = 0
@@ -34,14 +38,25 @@ class TraceEvent(BaseModel):
     retries: int = Field(default=0, description="Failed attempts retried before this call's outcome")
     retry_errors: list[str] = Field(default_factory=list, description="Why each retried attempt failed")
     tools_offered: list[str] | None = None
-    # tool calls
-    tool: str | None = None
-    tool_call_id: str | None = None
-    args: dict[str, Any] | None = None
-    result: str | None = None
-    status: Literal["ok", "error", "repeated", "skipped"] | None = Field(
-        default=None, description="Tool calls: outcome; model calls: None, or 'error' when the call failed for good")
+    status: Literal["error"] | None = Field(default=None, description="'error' when the call failed for good")
     error: str | None = None
+
+
+class ToolCallEvent(_Event):
+    """One tool call the model asked for, executed or not (``status``)."""
+
+    kind: Literal["tool_call"] = "tool_call"
+    parent_id: str | None = Field(default=None, description="The model call whose tool_calls caused this tool call")
+    tool: str | None = Field(default=None, description="None when the model's call named no tool")
+    tool_call_id: str | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+    result: str | None = None
+    status: Literal["ok", "error", "repeated", "skipped"]
+    error: str | None = None
+
+
+TraceEvent = Annotated[ModelCallEvent | ToolCallEvent, Field(discriminator="kind")]
+"""One model call or tool call; enough for a viewer to draw a timeline."""
 
 
 class AgentResult(BaseModel):
@@ -61,7 +76,7 @@ class AgentResult(BaseModel):
 
     @classmethod
     def from_trace(cls, final_text: str, trace: list[TraceEvent], latency_s: float, **kw: Any) -> AgentResult:
-        models = [e for e in trace if e.kind == "model_call"]
+        models = [e for e in trace if isinstance(e, ModelCallEvent)]
         return cls(
             final_text=final_text,
             trace=trace,
@@ -70,6 +85,6 @@ class AgentResult(BaseModel):
             cached_tokens=sum(e.cached_tokens for e in models),
             latency_s=latency_s,
             steps=len(models),
-            tool_calls=sum(1 for e in trace if e.kind == "tool_call" and e.status in ("ok", "error")),
+            tool_calls=sum(1 for e in trace if isinstance(e, ToolCallEvent) and e.status in ("ok", "error")),
             **kw,
         )

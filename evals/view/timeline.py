@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agents.trace import TraceEvent
+from agents.trace import ToolCallEvent, TraceEvent
 from evals.view.markup import Safe, fmt_secs, h, join
 
 SHORT = 500
@@ -30,7 +30,7 @@ def fmt_args(args: dict[str, Any] | None) -> str:
     return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False, default=str)}" for k, v in args.items())
 
 
-def _call_key(e: TraceEvent) -> str:
+def _call_key(e: ToolCallEvent) -> str:
     return f"{e.tool}\x00{json.dumps(e.args, sort_keys=True, default=str)}"
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.trace import TraceEvent
+from agents.trace import ModelCallEvent, ToolCallEvent, TraceEvent
 from evals.analysis import breakdowns, compare, compare_runs, overall, summarise
 from evals.records import SampleResult
 from evals.report import build_report, render_table, write_results_json
@@ -110,10 +110,10 @@ def test_trace_event_kinds_are_counted_from_the_runner() -> None:
     from evals.records import RunSpec
     from evals.runner import _accounting
 
-    trace = [TraceEvent(kind="model_call", input_tokens=10, output_tokens=2, retries=1),
-             TraceEvent(kind="tool_call", status="ok"), TraceEvent(kind="tool_call", status="error"),
-             TraceEvent(kind="tool_call", status="repeated"),
-             TraceEvent(kind="model_call", input_tokens=5, output_tokens=1, cache_hit=True)]
+    trace: list[TraceEvent] = [ModelCallEvent(input_tokens=10, output_tokens=2, retries=1),
+                               ToolCallEvent(status="ok"), ToolCallEvent(status="error"),
+                               ToolCallEvent(status="repeated"),
+                               ModelCallEvent(input_tokens=5, output_tokens=1, cache_hit=True)]
     acc = _accounting(trace, RunSpec(model="local/x", tasks=[], conditions=[]), None)
     assert acc == {"input_tokens": 15, "output_tokens": 3, "cached_tokens": 0, "model_calls": 2, "tool_calls": 2,
                    "tool_errors": 1, "retries": 1, "cache_hits": 1, "cost_usd": None}

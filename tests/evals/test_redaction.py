@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage
 
 from agents.call_cache import CallCache
 from agents.secrets import MASK, redact, redact_json, redact_obj, secret_values
-from agents.trace import TraceEvent
+from agents.trace import ModelCallEvent
 from evals.records import RunSpec, SampleResult
 from evals.store import RunStore
 
@@ -122,8 +122,7 @@ def test_redact_obj_masks_strings_and_keeps_other_values() -> None:
 
 
 def _result(text: str, value: float) -> SampleResult:
-    event = TraceEvent(kind="model_call", raw_text=text, latency_s=value,
-                       message_out={"content": text, "n": value})
+    event = ModelCallEvent(raw_text=text, latency_s=value, message_out={"content": text, "n": value})
     return SampleResult(run_id="r", sample_id="s/1", task="t", condition="intrinsic", epoch=0, model="m",
                         final_text=text, trace=[event], latency_s=value)
 

@@ -127,4 +127,4 @@ def test_epochs_use_one_endpoint_each_with_accounting(tmp_path: Path) -> None:
     assert sorted((r.sample_id, r.epoch) for r in results) == sorted((s.id, e) for s, _ in work for e in (0, 1))
     for r in results:
         assert r.model_calls == 2 and r.tool_calls == 1 and r.tool_errors == 0 and r.cost_usd == 0.0
-        assert r.input_tokens == sum(e.input_tokens for e in r.trace) > 0 and r.attempts == 1
+        assert r.input_tokens == sum(e.input_tokens for e in r.trace if e.kind == "model_call") > 0 and r.attempts == 1

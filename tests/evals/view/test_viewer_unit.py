@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from viewer_fixture_run import build_run
 
-from agents.trace import TraceEvent
+from agents.trace import ModelCallEvent, ToolCallEvent, TraceEvent
 from evals.records import RunSpec, SampleResult
 from evals.report import build_report, compare, write_results_json
 from evals.run_reader import RunReader
@@ -57,10 +57,11 @@ def build_evil_run(run_dir: Path) -> None:
     store.add_samples(samples)
     for i, s in enumerate(samples):
         for c in ("intrinsic", cond):
-            trace = [TraceEvent(kind="model_call", raw_text=EVIL, messages_in=[{"role": EVIL, "content": EVIL}],
-                                tools_offered=[EVIL], error=EVIL, status="error" if i == 3 else None, retry_errors=[EVIL]),
-                     TraceEvent(kind="tool_call", tool=EVIL, args={EVIL: EVIL}, result=EVIL, status="ok"),
-                     TraceEvent(kind="tool_call", tool=EVIL, args={EVIL: EVIL}, error=EVIL, status="error")]
+            trace: list[TraceEvent] = [
+                ModelCallEvent(raw_text=EVIL, messages_in=[{"role": EVIL, "content": EVIL}], tools_offered=[EVIL],
+                               error=EVIL, status="error" if i == 3 else None, retry_errors=[EVIL]),
+                ToolCallEvent(tool=EVIL, args={EVIL: EVIL}, result=EVIL, status="ok"),
+                ToolCallEvent(tool=EVIL, args={EVIL: EVIL}, error=EVIL, status="error")]
             store.add_result(SampleResult(
                 run_id="evil", sample_id=s.id, task=task, condition=c, model=EVIL, final_text=EVIL,
                 parsed=Parsed.failure(EVIL, EVIL) if i == 1 else Parsed.success(EVIL, EVIL),
