@@ -22,13 +22,13 @@ def _plottable(g: dict | None) -> bool:
     return bool(g and g.get("n_paired")) and all(isinstance(v, int | float) and math.isfinite(v) for v in values)
 
 
-def gap_chart(comparisons: list[TaskComparison], compared: list[str], width: int = 860) -> Safe:
+def gap_chart(comparisons: list[TaskComparison], compared: list[str], width: int = 900) -> Safe:
     """A forest plot of the gaps with 95 % intervals; empty when no task has a gap."""
     rows = [(c.task, cond, c.gap[cond]) for c in comparisons for cond in compared
             if c.gap and _plottable(c.gap.get(cond))]
     if not rows:
         return Safe("")
-    label_w, pad, row_h, top = 210, 16, 22, 24
+    label_w, pad, row_h, top = 300, 16, 22, 24
     lo = min(min(g["ci"][0] for _, _, g in rows), -0.1)
     hi = max(max(g["ci"][1] for _, _, g in rows), 0.1)
     lo, hi = math.floor(lo * 10) / 10, math.ceil(hi * 10) / 10
@@ -60,7 +60,7 @@ def gap_chart(comparisons: list[TaskComparison], compared: list[str], width: int
             '<text x="{vx}" y="{ty}" font-size="11" fill="{c}" font-weight="600">{v}</text></g>',
             tip=f"{label}: gap {signed_pct(g['gap'])} pts, 95% CI [{signed_pct(g['ci'][0])}, {signed_pct(g['ci'][1])}], "
                 f"gained {g['gained']}, lost {g['lost']}, n={g['n_paired']}, McNemar p={g['mcnemar_p']:.3g}",
-            lx=label_w - 8, ty=f"{y + 4:.1f}", label=label[:34], fw=700 if task == POOLED else 400, x0=f"{x(g['ci'][0]):.1f}", x1=f"{x(g['ci'][1]):.1f}",
+            lx=label_w - 8, ty=f"{y + 4:.1f}", label=label if len(label) <= 44 else label[:43] + "…", fw=700 if task == POOLED else 400, x0=f"{x(g['ci'][0]):.1f}", x1=f"{x(g['ci'][1]):.1f}",
             y=f"{y:.1f}", c=c, xm=f"{x(g['gap']):.1f}", vx=f"{x(hi) + 6:.1f}", v=signed_pct(g["gap"])))
     parts.append(h('<text x="{x}" y="12" font-size="11" fill="#656d76" text-anchor="middle">'
                    'gap in accuracy points (compared − baseline), 95% bootstrap CI</text>', x=f"{x((lo + hi) / 2):.1f}"))

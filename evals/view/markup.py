@@ -103,7 +103,7 @@ table.grid{width:100%}
 .kv dt{color:var(--muted)}.kv dd{margin:0}
 .specgrid{display:grid;grid-template-columns:repeat(auto-fill,minmax(190px,1fr));gap:8px 18px;margin:0}
 .specgrid div{min-width:0}.specgrid dt{font-size:11px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
-.specgrid dd{margin:0;overflow-wrap:anywhere}
+.specgrid dd{margin:0;overflow-wrap:anywhere}.specgrid div.span{grid-column:1/-1}
 .cards{display:flex;flex-wrap:wrap;gap:12px}
 .card{border:1px solid var(--line);border-radius:8px;padding:10px 14px;background:#fff}
 .badge{display:inline-block;padding:1px 7px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap;

@@ -146,7 +146,7 @@ def _spec_block(run: RunHandle, meta: dict[str, Any]) -> Safe:
         return h('<p class="note">This run has not written its spec yet.</p>')
     run_id, s, created = spec
     items = [("model", s.model), ("base url", s.base_url or "–"), ("conditions", ", ".join(s.conditions)),
-             ("tasks", ", ".join(s.tasks)), ("split", s.split), ("limit", s.limit if s.limit is not None else "all"),
+             *([("suite", s.suite)] if s.suite else []), ("split", s.split), ("limit", s.limit if s.limit is not None else "all"),
              ("seed", s.seed), ("epochs", s.epochs), ("temperature", s.temperature), ("max tokens", s.max_tokens),
              ("max steps", s.max_steps), ("max tool calls", s.max_tool_calls),
              ("sample timeout", f"{s.sample_timeout_s:g} s"), ("connections", s.max_connections),
@@ -155,7 +155,9 @@ def _spec_block(run: RunHandle, meta: dict[str, Any]) -> Safe:
     versions = join(h("<div><dt>{k}</dt><dd class=\"mono\">{v}</dd></div>", k=k, v=v) for k, v in sorted(s.versions.items()))
     return h('<div class="card"><dl class="specgrid">{items}</dl>'
              '<details><summary>versions ({n})</summary><dl class="specgrid">{versions}</dl></details></div>',
-             items=join(h("<div><dt>{k}</dt><dd>{v}</dd></div>", k=k, v=v) for k, v in items), n=len(s.versions),
+             items=join([*(h("<div><dt>{k}</dt><dd>{v}</dd></div>", k=k, v=v) for k, v in items),
+                         h('<div class="span"><dt>tasks ({n})</dt><dd>{v}</dd></div>', n=len(s.tasks),
+                           v=", ".join(s.tasks))]), n=len(s.versions),
              versions=versions)
 
 
