@@ -27,12 +27,12 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage  # noqa
 from agents.scripted import ScriptedChatModel  # noqa: E402
 from evals.conditions import get_condition  # noqa: E402
 from evals.export import export  # noqa: E402
-from evals.html_report import write_html  # noqa: E402
 from evals.pricing import PriceTable  # noqa: E402
 from evals.records import RunSpec  # noqa: E402
 from evals.report import build_report, write_results_json  # noqa: E402
 from evals.runner import run_all  # noqa: E402
 from evals.store import RunStore  # noqa: E402
+from evals.view.report import write_report_html  # noqa: E402
 from tasks import get_task  # noqa: E402
 
 POINT = re.compile(r"\((-?\d+\.\d+), (-?\d+\.\d+)\)")
@@ -92,7 +92,7 @@ def main() -> None:
             results = list(store.results(with_trace=False))
             report = build_report(results, [cond_name], {"run_id": "bench", "spec": spec.model_dump()})
             write_results_json(Path(tmp) / cond_name / "results.json", report)
-            write_html(Path(tmp) / cond_name / "report.html", report)
+            write_report_html(Path(tmp) / cond_name, report)
             export(store, ["jsonl", "csv"])
             print(f"{'':<9} reports (results.json, report.html, JSONL, CSV) in {time.perf_counter() - t0:.2f} s")
             store.close()
