@@ -19,7 +19,6 @@ import functools
 import hashlib
 import ipaddress
 import json
-import os
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,16 +32,7 @@ from agents.http_pool import (
     CappedTransport,
     ShardedAsyncTransport,
 )
-from agents.secrets import add_secret_env
 
-PROVIDERS: dict[str, str] = {
-    "local": "embedded llama.cpp model (no key, no network)",
-    "openai": "OpenAI API (OPENAI_API_KEY)",
-    "anthropic": "Anthropic API (ANTHROPIC_API_KEY)",
-    "google": "Google Gemini API (GOOGLE_API_KEY)",
-    "openai-compatible": "any OpenAI-compatible server, needs --base-url (key: --api-key-env NAME)",
-    "vllm": "vLLM: starts vllm serve with tool calling on a GPU machine, or --base-url of a running server",
-}
 DEFAULT_MODEL = "local/qwen2.5-coder-1.5b"
 # Connection pool of our own sync HTTP clients: the OpenAI SDK's defaults. httpx's own (20 kept alive) would close
 # and reopen most connections of a run with more concurrent samples than that. Async clients use
@@ -53,7 +43,7 @@ POOL_LIMITS = httpx.Limits(max_connections=1000, max_keepalive_connections=100, 
 OPENAI_HOST = "api.openai.com"
 
 
-def _host(url: str) -> str:
+def host_of(url: str) -> str:
     try:
         return (urlsplit(url).hostname or "").lower()
     except ValueError:
@@ -62,7 +52,7 @@ def _host(url: str) -> str:
 
 def is_loopback_url(url: str) -> bool:
     """Whether ``url`` names this machine (localhost, 127.0.0.0/8, ::1)."""
-    host = _host(url)
+    host = host_of(url)
     if host == "localhost":
         return True
     try:
@@ -80,26 +70,8 @@ class MissingKeyError(ValueError):
     """``api_key_env`` names an environment variable that is not set."""
 
 
-def api_key_for(provider: str, base_url: str | None, api_key_env: str | None = None) -> str | None:
-    """The key to send: the variable named by ``api_key_env`` if given; else the provider's own key, for its own
-    API only (``OPENAI_API_KEY`` never goes to another base URL); None lets the SDK read its usual variable."""
-    if api_key_env:
-        value = os.environ.get(api_key_env)
-        if not value:
-            raise MissingKeyError(f"--api-key-env {api_key_env}: that environment variable is not set")
-        add_secret_env(api_key_env)  # masked in everything written, whatever the variable's name
-        return value
-    if provider == "local":
-        return "local"
-    if provider in ("openai-compatible", "vllm"):
-        return "not-needed"
-    if provider == "openai" and base_url and _host(base_url) != OPENAI_HOST:
-        return "not-needed"
-    return None
-
-
 class UnknownProviderError(ValueError):
-    """A model string whose provider is not one of ``PROVIDERS``."""
+    """A model string whose provider is not registered (:data:`agents.providers.PROVIDERS`)."""
 
 
 @dataclass(frozen=True)
@@ -113,12 +85,15 @@ class ModelSpec:
 
 def parse_model(spec: str) -> ModelSpec:
     """Split ``provider/name``; the name may itself contain slashes (``vllm/Qwen/Qwen2.5-7B``)."""
+    from agents.providers import PROVIDERS  # the providers build on this module
+
     provider, sep, name = spec.partition("/")
     if not sep or not name:
         raise UnknownProviderError(
-            f"model must look like provider/name, got {spec!r}; providers: {', '.join(PROVIDERS)}")
+            f"model must look like provider/name, got {spec!r}; providers: {', '.join(PROVIDERS.names())}")
     if provider not in PROVIDERS:
-        raise UnknownProviderError(f"unknown provider {provider!r} in {spec!r}; valid providers: {', '.join(PROVIDERS)}")
+        raise UnknownProviderError(
+            f"unknown provider {provider!r} in {spec!r}; valid providers: {', '.join(PROVIDERS.names())}")
     return ModelSpec(provider, name)
 
 
@@ -204,7 +179,7 @@ def _split_non_object_calls(data: dict[str, Any]) -> dict[int, list[dict[str, An
 
 
 @functools.cache
-def _chat_openai_class() -> type[BaseChatModel]:
+def chat_openai_class() -> type[BaseChatModel]:
     from langchain_openai import ChatOpenAI
 
     class GeoChatOpenAI(ChatOpenAI):
@@ -224,7 +199,7 @@ def _chat_openai_class() -> type[BaseChatModel]:
     return GeoChatOpenAI
 
 
-def _http_clients(llama_like: bool, transport: httpx.BaseTransport | None,
+def http_clients(llama_like: bool, transport: httpx.BaseTransport | None,
                   async_transport: httpx.AsyncBaseTransport | None, max_reply_bytes: int,
                   timeout: float) -> dict[str, Any]:
     """Sync and async httpx clients for ChatOpenAI: reply cap, llama.cpp request fixes where needed, pooling."""
@@ -241,40 +216,19 @@ def create_chat_model(spec: str | ModelSpec, *, base_url: str | None = None, set
                       max_retries: int = 2, transport: httpx.BaseTransport | None = None,
                       async_transport: httpx.AsyncBaseTransport | None = None, api_key_env: str | None = None,
                       max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES, **extra: Any) -> BaseChatModel:
-    """A LangChain chat model for ``spec``. ``local`` needs ``base_url`` of a running embedded server.
+    """A LangChain chat model for ``spec``, built by its provider (:mod:`agents.providers`). ``local`` needs
+    ``base_url`` of a running embedded server.
 
-    ``api_key_env`` names the environment variable holding the key for ``base_url`` (see :func:`api_key_for`);
-    ``max_reply_bytes`` caps each reply body of the OpenAI-compatible providers."""
+    ``api_key_env`` names the environment variable holding the key for ``base_url`` (see
+    :meth:`agents.providers.Provider.api_key`); ``max_reply_bytes`` caps each reply body of the OpenAI-compatible
+    providers."""
+    from agents.providers import PROVIDERS, ClientOptions
+
     ms = parse_model(spec) if isinstance(spec, str) else spec
-    s = settings or GenerationSettings()
-    common: dict[str, Any] = {"temperature": s.temperature, "max_retries": max_retries, **extra}
-    key = api_key_for(ms.provider, base_url, api_key_env)
-    if ms.provider in ("local", "openai-compatible", "vllm", "openai"):
-        if not base_url and ms.provider != "openai":
-            hint = ("the embedded server is started by evals.compare" if ms.provider == "local"
-                    else "pass --base-url http://host:port/v1")
-            raise ValueError(f"{ms.provider}/ models need a base URL ({hint})")
-        llama_like = ms.provider in ("local", "openai-compatible")
-        keyed = {"api_key": key} if key is not None else {}
-        return _chat_openai_class()(
-            model=ms.name, base_url=base_url, max_tokens=s.max_tokens, timeout=s.timeout_s, seed=s.seed, **keyed,
-            **_http_clients(llama_like, transport, async_transport, max_reply_bytes, s.timeout_s), **common)
-    if key is not None:
-        common["api_key"] = key
-    if ms.provider == "anthropic":
-        try:
-            from langchain_anthropic import ChatAnthropic
-        except ImportError:
-            raise ValueError("anthropic/ models need langchain-anthropic: pip install -e '.[providers]'") from None
-        kw = {"base_url": base_url} if base_url else {}
-        return ChatAnthropic(model=ms.name, max_tokens=s.max_tokens, timeout=s.timeout_s, **kw, **common)
-    if ms.provider == "google":
-        try:
-            from langchain_google_genai import ChatGoogleGenerativeAI
-        except ImportError:
-            raise ValueError("google/ models need langchain-google-genai: pip install -e '.[providers]'") from None
-        return ChatGoogleGenerativeAI(model=ms.name, max_output_tokens=s.max_tokens, timeout=s.timeout_s, **common)
-    raise UnknownProviderError(ms.provider)  # pragma: no cover - parse_model rejects it first
+    provider = PROVIDERS.get(ms.provider)
+    client = ClientOptions(base_url, provider.api_key(base_url, api_key_env), max_retries, max_reply_bytes,
+                           transport, async_transport)
+    return provider.chat_model(ms.name, settings or GenerationSettings(), client, **extra)
 
 
 def probe_served(base_url: str, model: str, api_key: str | None = None, timeout_s: float = 10.0) -> dict[str, Any]:

@@ -42,8 +42,8 @@ def _one(url: str, n: int, connections: int, executor: str = "local", pool: str 
     from trivial import NAME, EchoTask, synthetic_samples
 
     import agents.models
-    from evals.compare import SpecEndpointFactory
     from evals.conditions import get_condition
+    from evals.endpoints import SpecEndpointFactory
     from evals.records import RunSpec
     from evals.runner import run_all
     from evals.store import RunStore

@@ -1,7 +1,7 @@
 """The Ray executor: answer samples on a Ray cluster, store every result on the driver.
 
-``python -m evals.compare --executor ray [--ray-address ADDRESS]`` runs the same (sample, condition, epoch)
-items as the local executor (:func:`evals.runner.run_all`), with the same store, resume and cache semantics:
+``python -m evals.compare --executor ray [--ray-address ADDRESS]`` (:class:`evals.executors.RayExecutor`) runs
+the same (sample, condition, epoch) items as the local executor (:func:`evals.runner.run_all`), with the same store, resume and cache semantics:
 
 - **One writer.** Workers return each :class:`~evals.records.SampleResult` to the driver, which alone writes the
   run store (SQLite has one writer); a result is committed as soon as it arrives, so an interrupted run resumes
@@ -40,6 +40,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from evals.conditions import Condition, get_condition
+from evals.executors import ExecutorUnavailable
 from evals.pricing import PriceTable
 from evals.records import RunSpec, SampleResult
 from evals.runner import (
@@ -59,7 +60,7 @@ RAY_HINT = "the ray executor needs Ray: pip install -e '.[ray]'"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
-class RayUnavailable(RuntimeError):
+class RayUnavailable(ExecutorUnavailable):
     """Ray is not installed, or the cluster could not be reached."""
 
 
@@ -223,12 +224,3 @@ def _collect(ray: Any, ref: Any, run_id: str, spec: RunSpec, flight: _Flight,
         detail, lost = f"worker failed: {type(exc).__name__}: {str(exc)[:300]}", False
     return _failed(run_id, spec, flight.sample, flight.condition, flight.epoch, detail, [], prices, flight.attempts,
                    0.0), lost
-
-
-def ray_available() -> bool:
-    try:
-        import_ray()
-    except RayUnavailable:
-        return False
-    return True
-

@@ -7,45 +7,22 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.trace import TraceEvent
+from evals.options import OPERATIONAL_FIELDS, RunSettings
 from tasks.records import Parsed, Score
 
-# Spec fields that do not change what a run computes: they may differ between a run and its resumption.
-OPERATIONAL_FIELDS = frozenset({"base_url", "api_key_env", "max_reply_bytes", "max_connections", "cache", "max_attempts", "retry_base_delay_s", "call_timeout_s",
-                                "versions",
-                                "git_revision"})
 
-
-class RunSpec(BaseModel):
-    """Everything that defines a run; two runs with equal identities are the same run (resume)."""
+class RunSpec(RunSettings):
+    """Everything that defines a run; two runs with equal identities are the same run (resume). The options it
+    stores as given come from :class:`evals.options.RunSettings`; these are resolved by the run."""
 
     model_config = ConfigDict(frozen=True)
 
-    model: str
-    base_url: str | None = None
     tasks: list[str]
     task_limits: dict[str, int | None] = Field(default_factory=dict, description="Samples per task (None: all)")
     conditions: list[str]
-    split: str = "test"
-    limit: int | None = None
     size: int | str | None = Field(default=None, description="Items generated per task ('paper' = paper size)")
-    suite: str | None = Field(default=None, description="--suite: the paper protocol run (evals.suites)")
-    dataset: str | None = Field(default=None, description="--dataset: released files for tasks that load them")
-    dataset_kind: str | None = Field(default=None, description="--dataset-kind: kinds kept from --dataset")
-    seed: int = Field(default=42, description="Dataset seed; model calls of epoch e send seed + e")
-    epochs: int = 1
-    temperature: float = 0.0
-    max_tokens: int = 512
-    max_steps: int = 6
-    max_tool_calls: int = 8
-    max_sample_tokens: int | None = None
-    sample_timeout_s: float = 600.0
-    call_timeout_s: float = Field(default=300.0, description="Seconds per model call attempt before it is retried")
-    max_reply_bytes: int = Field(default=4 * 1024 * 1024, description="Cap of one reply body (longer: the call fails)")
-    api_key_env: str | None = Field(default=None, description="Environment variable holding the key for base_url")
-    max_connections: int = 1
-    max_attempts: int = Field(default=6, description="Attempts per model call (rate limits, 5xx, timeouts)")
-    retry_base_delay_s: float = Field(default=1.0, description="Backoff before retry n: up to base·2^(n-1) s")
-    cache: bool = True
+    max_connections: int = Field(default=1, description="Concurrent samples (resolved from the provider)")
+    cache: bool = Field(default=True, description="Whether model calls go through the call cache")
     versions: dict[str, str] = Field(default_factory=dict)
     git_revision: str | None = None
     dataset_hash: str | None = None

@@ -19,7 +19,7 @@ def completion(content: str = "FINAL ANSWER: 1 km") -> dict:
 
 def test_parse_model() -> None:
     assert str(parse_model("vllm/Qwen/Qwen2.5-7B")) == "vllm/Qwen/Qwen2.5-7B"
-    with pytest.raises(UnknownProviderError, match="valid providers: local, openai"):
+    with pytest.raises(UnknownProviderError, match="valid providers: anthropic, google, local, openai, openai-compatible, scripted, vllm"):
         parse_model("azure/gpt")
     with pytest.raises(UnknownProviderError, match="provider/name"):
         parse_model("gpt-4o")

@@ -12,6 +12,7 @@ import pytest
 from fault_server import FaultServer, completion
 
 import evals.compare as compare_cli
+import evals.prepare as prepare
 from evals.compare import main
 from evals.export import main as export_main
 from evals.records import RunSpec
@@ -85,8 +86,8 @@ def test_an_unwritable_output_is_refused(tmp_path: Path, capsys: pytest.CaptureF
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     locked = tmp_path / "locked"
     locked.mkdir()
-    real_access = compare_cli.os.access  # root may write anywhere: pretend this directory is read-only
-    monkeypatch.setattr(compare_cli.os, "access", lambda p, mode: False if Path(p) == locked else real_access(p, mode))
+    real_access = prepare.os.access  # root may write anywhere: pretend this directory is read-only
+    monkeypatch.setattr(prepare.os, "access", lambda p, mode: False if Path(p) == locked else real_access(p, mode))
     args = _quick(tmp_path)
     args[args.index("--output") + 1] = str(locked / "run")
     assert main(args) == 2
@@ -120,7 +121,7 @@ def test_ctrl_c_during_start_up_is_one_line(tmp_path: Path, capsys: pytest.Captu
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(compare_cli, "make_task", interrupted)
+    monkeypatch.setattr(prepare, "make_task", interrupted)
     assert main(_quick(tmp_path)) == 130
     assert "interrupted before the run started" in _one_error(capsys)
 

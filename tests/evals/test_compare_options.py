@@ -119,3 +119,43 @@ def test_list_shows_conditions_and_models(capsys: pytest.CaptureFixture[str]) ->
     for needle in ("tools[all]", "inject-tz", "replace-city", "local/qwen2.5-coder-1.5b", "openai/gpt-4o",
                    "geotemp:", "gpsbench:"):
         assert needle in out
+
+
+def _spec(run_dir: Path) -> dict:
+    spec = json.loads((run_dir / "results.json").read_text())["meta"]["spec"]
+    return {k: v for k, v in spec.items() if k not in ("versions", "git_revision")}
+
+
+SCRIPTED = "scripted/test_compare_cli:tool_then_answer"
+OPTIONS_AS_FLAGS = ["--model", SCRIPTED, "--tasks", "gpsbench.distance", "--limit", "2", "--condition", "intrinsic",
+                    "--max-tokens", "64", "--sample-timeout", "30", "--retry-delay", "0", "--max-connections", "3",
+                    "--seed", "5", "--no-cache"]
+OPTIONS_AS_KEYS = (f'model = "{SCRIPTED}"\ntasks = ["gpsbench.distance"]\nlimit = 2\nconditions = "intrinsic"\n'
+                   "max-tokens = 64\nsample_timeout = 30\nretry-delay = 0\nmax_connections = 3\nseed = 5\n"
+                   "no-cache = true\n")
+
+
+def test_a_config_key_is_its_flag(tmp_path: Path) -> None:
+    config = tmp_path / "run.toml"
+    config.write_text(OPTIONS_AS_KEYS)
+    assert main([*OPTIONS_AS_FLAGS, "--output", str(tmp_path / "flags")]) == 0
+    assert main(["--config", str(config), "--output", str(tmp_path / "keys")]) == 0
+    by_flags, by_keys = _spec(tmp_path / "flags"), _spec(tmp_path / "keys")
+    assert by_flags == by_keys
+    assert (by_keys["max_tokens"], by_keys["sample_timeout_s"], by_keys["retry_base_delay_s"]) == (64, 30.0, 0.0)
+    assert (by_keys["max_connections"], by_keys["seed"], by_keys["cache"]) == (3, 5, False)
+
+
+@pytest.mark.parametrize(("argv", "accepted"), [
+    (["--sample-timeout", "31"], False),  # identity: the results depend on it
+    (["--max-tokens", "65"], False),
+    (["--call-timeout", "31", "--max-connections", "1", "--retry-delay", "2"], True),  # operational
+])
+def test_resume_refuses_a_changed_identity_option(argv: list[str], accepted: bool, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "run"
+    assert main([*OPTIONS_AS_FLAGS, "--output", str(run)]) == 0
+    capsys.readouterr()
+    assert main(["--resume", str(run), *argv]) == (0 if accepted else 2)
+    err = capsys.readouterr().err
+    assert accepted or f"{argv[0]} differs from the run being resumed" in err

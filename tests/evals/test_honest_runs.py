@@ -18,9 +18,11 @@ from fault_server import FaultServer, completion, user_prompt
 import agents.local_model
 from agents.server_process import ServerProcess, free_port
 from evals.analysis import compare, summarise
-from evals.compare import EXIT_ERRORS, EXIT_OK, EXIT_STOPPED, EXIT_USAGE, default_run_dir, main
+from evals.compare import main
+from evals.prepare import default_run_dir
 from evals.records import SampleResult
 from evals.report import build_report, render_table, write_results_json
+from evals.run import EXIT_ERRORS, EXIT_OK, EXIT_STOPPED, EXIT_USAGE
 from evals.store import RunStore
 from tasks import get_task
 from tasks.records import Parsed, Score
@@ -155,7 +157,7 @@ def test_default_run_dirs_are_unique() -> None:
 
 def test_a_selection_without_samples_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    import evals.compare
+    import evals.prepare
 
     class Empty:
         def __init__(self, task: Any) -> None:
@@ -164,8 +166,8 @@ def test_a_selection_without_samples_is_a_usage_error(tmp_path: Path, monkeypatc
         def samples(self, **_: Any) -> list[Any]:
             return []
 
-    real = evals.compare.make_task
-    monkeypatch.setattr(evals.compare, "make_task", lambda *args: Empty(real(*args)))
+    real = evals.prepare.make_task
+    monkeypatch.setattr(evals.prepare, "make_task", lambda *args: Empty(real(*args)))
     rc = main(["--model", "openai-compatible/fake", "--base-url", "http://127.0.0.1:9/v1", "--tasks", TASK,
                "--output", str(tmp_path / "run")])
     assert rc == EXIT_USAGE and "the selection has no samples" in capsys.readouterr().err

@@ -3,6 +3,7 @@ published figures file, and each suite end to end through ``python -m evals.comp
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,6 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 import evals.compare as compare
-from agents.scripted import ScriptedChatModel
 from evals.paper_tables import TABLES, build_tables, cell, gap, grid, load_published
 from evals.records import SampleResult
 from evals.suites import GPSBENCH_APPLIED, GPSBENCH_PURE, SUITES
@@ -129,18 +129,31 @@ def test_published_figures_match_the_papers_and_the_table_columns() -> None:
 SIZE = {"gpsbench-paper": "20", "geotemp-paper": "20", "stbench-paper": "20", "gtr-paper": "20"}
 
 
-def run_suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suite: str, policy: Any, *extra: str) -> int:
-    monkeypatch.setattr(compare, "create_chat_model", lambda *a, **k: ScriptedChatModel(script=policy))
-    return compare.main(["--model", "openai-compatible/scripted", "--base-url", "http://127.0.0.1:9/v1",
-                         "--suite", suite, "--limit", "1", "--size", SIZE[suite], "--no-cache",
-                         "--output", str(tmp_path / "run"), *extra])
+def answer_a(messages: list[BaseMessage], tools: list[str]) -> str:
+    return "FINAL ANSWER: A"
+
+
+@functools.cache
+def gtr_golds() -> dict[str, str]:
+    return {s.prompt: s.target["letter"] for name in SUITES["gtr-paper"].tasks
+            for s in get_task(name, size=20).samples(limit=1)}
+
+
+def gtr_policy(messages: list[BaseMessage], tools: list[str]) -> str:
+    """Right with tools, hedged (never credited) without."""
+    return f"FINAL ANSWER: {gtr_golds()[str(messages[-1].content)]}" if tools else "FINAL ANSWER: A or B"
+
+
+def run_suite(tmp_path: Path, suite: str, policy: str, *extra: str) -> int:
+    """``suite`` through the CLI, answered by the scripted provider running ``policy`` of this module."""
+    return compare.main(["--model", f"scripted/{__name__}:{policy}", "--suite", suite, "--limit", "1",
+                         "--size", SIZE[suite], "--no-cache", "--output", str(tmp_path / "run"), *extra])
 
 
 @pytest.mark.parametrize("suite", list(SUITES))
 def test_each_suite_runs_end_to_end_with_its_paper_tables(suite: str, tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_suite(tmp_path, monkeypatch, suite, lambda m, t: "FINAL ANSWER: A", "--compare-paper") == 0
+    assert run_suite(tmp_path, suite, "answer_a", "--compare-paper") == 0
     data = json.loads((tmp_path / "run" / "results.json").read_text())
     spec = data["meta"]["spec"]
     assert spec["suite"] == suite and spec["tasks"] == list(SUITES[suite].tasks)
@@ -161,19 +174,8 @@ def test_each_suite_runs_end_to_end_with_its_paper_tables(suite: str, tmp_path: 
     assert "(published)" in out and "(published)" in html
 
 
-def test_gtr_suite_cells_show_conditions_gap_and_hedges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    golds: dict[str, str] = {}
-    for name in SUITES["gtr-paper"].tasks:
-        for s in get_task(name, size=20).samples(limit=1):
-            golds[s.prompt] = s.target["letter"]
-
-    def policy(messages: list[BaseMessage], tools: list[str]) -> str:
-        gold = golds[str(messages[-1].content)]
-        if tools:
-            return f"FINAL ANSWER: {gold}"
-        return "FINAL ANSWER: A or B"  # hedged: never credited
-
-    assert run_suite(tmp_path, monkeypatch, "gtr-paper", policy) == 0
+def test_gtr_suite_cells_show_conditions_gap_and_hedges(tmp_path: Path) -> None:
+    assert run_suite(tmp_path, "gtr-paper", "gtr_policy") == 0
     main = json.loads((tmp_path / "run" / "results.json").read_text())["paper_tables"]["tables"][0]
     headers, rows = main["grid"]["headers"], main["grid"]["rows"]
     gl = next(h for h in headers if h.startswith("GL ") and main["cells"]["tools"][

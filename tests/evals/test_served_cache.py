@@ -12,8 +12,8 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from agents.call_cache import REMOTE_MAX_AGE_DAYS, CallCache, max_age_s
-from evals.compare import cache_identity, main
-from evals.records import RunSpec
+from agents.providers import PROVIDERS, Served
+from evals.compare import main
 from evals.store import RunStore
 from tests.loopback import LoopbackServer, QuietHandler
 
@@ -92,13 +92,15 @@ def test_a_server_that_cannot_say_what_it_serves_gets_no_cache(tmp_path: Path, m
 
 
 def test_local_identity_names_the_gguf_and_the_runtime() -> None:
-    spec = RunSpec(model="local/qwen2.5-coder-1.5b", tasks=["t"], conditions=["intrinsic"],
-                   versions={"llama-cpp-python": "0.3.36"})
-    ident = cache_identity(spec, "http://127.0.0.1:5555/v1", 0)
+    local = PROVIDERS.get("local")
+    versions = {"llama-cpp-python": "0.3.36"}
+    ident, why_not = local.identity("qwen2.5-coder-1.5b", Served("http://127.0.0.1:5555/v1"), api_key_env=None,
+                                    versions=versions)
+    assert why_not is None and ident is not None
     assert ident["gguf_sha256"] == "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
     assert ident["llama_cpp"] == "0.3.36" and "endpoint" not in ident  # the port changes every run
-    other = cache_identity(spec.model_copy(update={"model": "local/qwen2.5-coder-0.5b"}), None, 0)
-    assert other["gguf_sha256"] != ident["gguf_sha256"]
+    other, _ = local.identity("qwen2.5-0.5b", Served(None), api_key_env=None, versions=versions)
+    assert other is not None and other["gguf_sha256"] != ident["gguf_sha256"]
 
 
 def test_remote_entries_expire_and_local_ones_do_not(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """Compare two behaviour snapshots from ``tests.snapshot.record``; print each difference, exit 1 if any.
 
-Masked as volatile: run and event ids, clock times, latencies, wall times, run directories, the git revision and
-package versions. Everything else (samples, replies, parses, scores, traces, tables, statistics) must be equal.
+Masked as volatile: run and event ids, clock times, latencies, wall times, run directories, the git revision,
+package versions and the model name (the recorded runs name the scripted policy). Everything else (samples, replies, parses, scores, traces, tables, statistics) must be equal.
 
     python -m tests.snapshot.compare BEFORE AFTER
 """
@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 VOLATILE = {"run_id", "id", "parent_id", "start", "end", "latency_s", "wall_s", "wall", "run_dir", "git_revision",
-            "versions", "created", "mean_latency_s", "output_tokens_per_s", "latency_p50_s", "latency_p95_s", "started", "finished", "timestamp", "time", "elapsed_s", "tool_call_id"}
+            "versions", "created", "mean_latency_s", "output_tokens_per_s", "latency_p50_s", "latency_p95_s", "started", "finished", "timestamp", "time", "elapsed_s", "tool_call_id",
+            "model"}  # the scripted provider's model name: scripted/tests.snapshot.record:policy since issue 14
 
 
 def mask(value: Any) -> Any:

@@ -51,8 +51,9 @@ def record_samples(out: Path) -> None:
 
 
 def record_runs(out: Path, run: Any) -> None:
-    """A scripted run over every task in both conditions, and each paper suite; ``run(argv)`` is the CLI."""
-    common = ["--model", "openai-compatible/scripted", "--base-url", "http://127.0.0.1:9/v1", "--no-cache",
+    """A run of :func:`policy` (the ``scripted`` provider) over every task in both conditions, and each paper
+    suite; ``run(argv)`` is the CLI."""
+    common = ["--model", "scripted/tests.snapshot.record:policy", "--base-url", "http://127.0.0.1:9/v1", "--no-cache",
               "--condition", "intrinsic,tools", "--seed", str(SEED), "--export", "jsonl,csv"]
     codes = {"all": run([*common, "--tasks", "*", "--size", str(SIZE), "--dataset", str(STBENCH_SAMPLE),
                          "--output", str(out / "run-all")])}
@@ -66,10 +67,8 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0])
     out.mkdir(parents=True, exist_ok=True)
     record_samples(out)
-    from agents.scripted import ScriptedChatModel
     from evals import compare
 
-    compare.create_chat_model = lambda *a, **k: ScriptedChatModel(script=policy)  # type: ignore[assignment]
     record_runs(out, compare.main)
     return 0
 

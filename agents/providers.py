@@ -1,0 +1,299 @@
+"""Model providers: the ``provider`` of ``provider/name`` strings, one registry.
+
+Each provider builds its LangChain chat model, chooses the key it sends (:meth:`Provider.api_key`), starts and
+stops its model server where it has one (:meth:`Provider.serve`: the embedded llama.cpp server for ``local/``,
+``vllm serve`` for ``vllm/``) and says what names the served model in the model-call cache
+(:meth:`Provider.identity`). A plug-in adds a provider with ``@PROVIDERS.register(name)`` on an instance.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import httpx
+from langchain_core.language_models import BaseChatModel
+
+from agents.models import (
+    OPENAI_HOST,
+    GenerationSettings,
+    MissingKeyError,
+    chat_openai_class,
+    host_of,
+    http_clients,
+    probe_served,
+)
+from agents.secrets import add_secret_env, redact
+from geocore.registry import Registry
+
+Say = Callable[[str], None]
+
+
+class ServerUnavailable(RuntimeError):
+    """A model server the provider starts could not start (not installed, no GPU, bad model file, timeout)."""
+
+
+@dataclass(frozen=True)
+class Served:
+    """Where the model answers: the base URL, a ``watch`` telling why a server this run started died (or None),
+    and how it was launched (``launch``, None when reached by URL)."""
+
+    base_url: str | None
+    watch: Callable[[], str | None] | None = None
+    launch: str | None = None
+
+
+@dataclass(frozen=True)
+class ClientOptions:
+    """How a chat model reaches its provider: base URL, key, retries, HTTP transports, reply cap."""
+
+    base_url: str | None
+    api_key: str | None
+    max_retries: int
+    max_reply_bytes: int
+    transport: httpx.BaseTransport | None = None
+    async_transport: httpx.AsyncBaseTransport | None = None
+
+
+class Provider:
+    """One kind of model (``openai``, ``local``, ...); subclasses override what differs."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    default_connections: ClassVar[int] = 8
+    base_url_hint: ClassVar[str | None] = None  # set: calls need a base URL, the hint says how to give one
+    requires_base_url: ClassVar[bool] = False  # a run without --base-url is a usage error
+    default_key: ClassVar[str | None] = "not-needed"  # None: the SDK reads its usual environment variable
+
+    def check(self, name: str, base_url: str | None) -> None:
+        """Raise ValueError (one line) for a model this provider cannot run as configured."""
+        if self.requires_base_url and not base_url:
+            raise ValueError(f"{self.name}/ models need --base-url http://host:port/v1")
+
+    def api_key(self, base_url: str | None, api_key_env: str | None) -> str | None:
+        """The key to send: the variable named by ``api_key_env`` if given, else the provider's default."""
+        if api_key_env:
+            value = os.environ.get(api_key_env)
+            if not value:
+                raise MissingKeyError(f"--api-key-env {api_key_env}: that environment variable is not set")
+            add_secret_env(api_key_env)  # masked in everything written, whatever the variable's name
+            return value
+        return self.default_key
+
+    def chat_model(self, name: str, settings: GenerationSettings, client: ClientOptions,
+                   **extra: Any) -> BaseChatModel:
+        raise NotImplementedError
+
+    @contextmanager
+    def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,
+              say: Say) -> Iterator[Served]:
+        """Start this provider's server for the run (and stop it after); by default, the given base URL."""
+        yield Served(base_url)
+
+    def identity(self, name: str, served: Served, *, api_key_env: str | None,
+                 versions: dict[str, str]) -> tuple[dict[str, Any] | None, str | None]:
+        """What names the served model in the cache key, and None; or (None, why) when it cannot be told (the
+        run then does not use the cache). By default the endpoint."""
+        return {"endpoint": redact(served.base_url) if served.base_url else None}, None
+
+
+PROVIDERS: Registry[Provider] = Registry("model provider")
+
+
+def _keyed(client: ClientOptions) -> dict[str, Any]:
+    """``api_key`` for the chat model when there is one to send (else the SDK reads its usual variable)."""
+    return {"api_key": client.api_key} if client.api_key is not None else {}
+
+
+def _langchain_class(module: str, name: str, provider: str) -> Any:
+    """A LangChain chat model class of an optional extra; ValueError (one line) when it is not installed."""
+    try:
+        return getattr(importlib.import_module(module), name)
+    except ImportError:
+        package = module.replace("_", "-")
+        raise ValueError(f"{provider}/ models need {package}: pip install -e '.[providers]'") from None
+
+
+def register(cls: type[Provider]) -> type[Provider]:
+    """Class decorator: register an instance of ``cls`` under its ``name``."""
+    PROVIDERS.add(cls.name, cls())
+    return cls
+
+
+class OpenAICompatible(Provider):
+    """A server speaking the OpenAI chat API at a base URL."""
+
+    name = "openai-compatible"
+    description = "any OpenAI-compatible server, needs --base-url (key: --api-key-env NAME)"
+    base_url_hint = "pass --base-url http://host:port/v1"
+    requires_base_url = True
+    llama_like: ClassVar[bool] = True  # llama.cpp-style servers: request fixes (agents.models)
+
+    def chat_model(self, name: str, settings: GenerationSettings, client: ClientOptions,
+                   **extra: Any) -> BaseChatModel:
+        if not client.base_url and self.base_url_hint:
+            raise ValueError(f"{self.name}/ models need a base URL ({self.base_url_hint})")
+        return chat_openai_class()(
+            model=name, base_url=client.base_url, max_tokens=settings.max_tokens, timeout=settings.timeout_s,
+            seed=settings.seed, temperature=settings.temperature, max_retries=client.max_retries, **_keyed(client),
+            **http_clients(self.llama_like, client.transport, client.async_transport, client.max_reply_bytes,
+                            settings.timeout_s), **extra)
+
+    def identity(self, name: str, served: Served, *, api_key_env: str | None,
+                 versions: dict[str, str]) -> tuple[dict[str, Any] | None, str | None]:
+        ident: dict[str, Any] = {} if served.launch else {"endpoint": redact(served.base_url) if served.base_url
+                                                           else None}
+        if not served.base_url:
+            return ident, None
+        try:
+            info = probe_served(served.base_url, name, self.api_key(served.base_url, api_key_env), timeout_s=5.0)
+        except (httpx.HTTPError, OSError, ValueError) as exc:
+            return None, (f"cannot tell which model {redact(served.base_url)} serves (GET /models: "
+                          f"{type(exc).__name__}: {redact(str(exc))[:200]}); the model-call cache is off for this run")
+        ident["served"] = {"launch": served.launch, **info} if served.launch else info
+        return ident, None
+
+
+@register
+class OpenAI(OpenAICompatible):
+    name = "openai"
+    description = "OpenAI API (OPENAI_API_KEY)"
+    base_url_hint = None
+    requires_base_url = False
+    llama_like = False
+
+    def api_key(self, base_url: str | None, api_key_env: str | None) -> str | None:
+        """``OPENAI_API_KEY`` (read by the SDK) goes to the OpenAI API only; another base URL gets none."""
+        if api_key_env:
+            return super().api_key(base_url, api_key_env)
+        return "not-needed" if base_url and host_of(base_url) != OPENAI_HOST else None
+
+
+register(OpenAICompatible)
+
+
+@register
+class Anthropic(Provider):
+    name = "anthropic"
+    description = "Anthropic API (ANTHROPIC_API_KEY)"
+    default_key = None
+
+    def chat_model(self, name: str, settings: GenerationSettings, client: ClientOptions,
+                   **extra: Any) -> BaseChatModel:
+        chat = _langchain_class("langchain_anthropic", "ChatAnthropic", self.name)
+        kw = {"base_url": client.base_url} if client.base_url else {}
+        return chat(model=name, max_tokens=settings.max_tokens, timeout=settings.timeout_s, **kw,
+                    temperature=settings.temperature, max_retries=client.max_retries, **_keyed(client), **extra)
+
+
+@register
+class Google(Provider):
+    name = "google"
+    description = "Google Gemini API (GOOGLE_API_KEY)"
+    default_key = None
+
+    def chat_model(self, name: str, settings: GenerationSettings, client: ClientOptions,
+                   **extra: Any) -> BaseChatModel:
+        chat = _langchain_class("langchain_google_genai", "ChatGoogleGenerativeAI", self.name)
+        return chat(model=name, max_output_tokens=settings.max_tokens, timeout=settings.timeout_s,
+                    temperature=settings.temperature, max_retries=client.max_retries, **_keyed(client), **extra)
+
+
+@register
+class Local(OpenAICompatible):
+    """The embedded llama.cpp server (``agents.local_model``), started for the run on a loopback port."""
+
+    name = "local"
+    description = "embedded llama.cpp model (no key, no network)"
+    default_connections = 1
+    base_url_hint = "the embedded server is started by evals.compare"
+    requires_base_url = False
+    default_key = "local"
+
+    @contextmanager
+    def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,
+              say: Say) -> Iterator[Served]:
+        from agents.local_model import LocalModelServer, LocalModelUnavailable, ModelIntegrityError
+
+        say("starting the embedded model server …")
+        with ExitStack() as stack:
+            try:
+                server = stack.enter_context(LocalModelServer(name, log_path=log_path))
+            except (LocalModelUnavailable, ModelIntegrityError, ValueError) as exc:
+                raise ServerUnavailable(str(exc)) from None
+            yield Served(server.base_url, watch=server.watch)
+
+    def identity(self, name: str, served: Served, *, api_key_env: str | None,
+                 versions: dict[str, str]) -> tuple[dict[str, Any] | None, str | None]:
+        """The GGUF's sha256 (verified when the server starts), the llama-cpp-python version and the chat
+        handler's hash; not the endpoint (its port changes every run)."""
+        from agents.local_model import MODELS
+
+        handler = Path(__file__).with_name("llama_server.py")
+        info = MODELS.get(name)
+        return {"handler": hashlib.sha256(handler.read_bytes()).hexdigest()[:16] if handler.exists() else None,
+                "gguf_sha256": info.sha256 if info else None, "llama_cpp": versions.get("llama-cpp-python")}, None
+
+
+@register
+class Vllm(OpenAICompatible):
+    """``vllm serve`` started on this machine's GPU (``agents.vllm_server``), or a running one by base URL."""
+
+    name = "vllm"
+    description = "vLLM: starts vllm serve with tool calling on a GPU machine, or --base-url of a running server"
+    requires_base_url = False
+    llama_like = False
+
+    @contextmanager
+    def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,
+              say: Say) -> Iterator[Served]:
+        from agents.vllm_server import VllmUnavailable, plan_vllm
+
+        with ExitStack() as stack:
+            try:
+                vllm = plan_vllm(name, base_url, tool_call_parser=tool_call_parser)
+                if vllm is not None:
+                    vllm.log_path = log_path
+                    say(f"starting vllm serve {vllm.model} (tool-call parser {vllm.tool_call_parser}) …")
+                    url = stack.enter_context(vllm).base_url
+            except (VllmUnavailable, TimeoutError) as exc:
+                raise ServerUnavailable(str(exc)) from None
+            if vllm is None:
+                yield Served(base_url)
+            else:
+                yield Served(url, watch=vllm.watch, launch=f"vllm serve --tool-call-parser {vllm.tool_call_parser}")
+
+
+@register
+class Scripted(Provider):
+    """``scripted/<module>:<function>``: the function ``(messages, tool_names) -> reply`` (an ``AIMessage`` or a
+    string) answers every call (:class:`agents.scripted.ScriptedChatModel`); for tests and dry runs."""
+
+    name = "scripted"
+    description = "a Python policy module:function(messages, tool_names) -> reply (tests, dry runs; no network)"
+
+    @staticmethod
+    def policy(name: str) -> Callable[..., Any]:
+        module, _, attr = name.partition(":")
+        try:
+            found = getattr(importlib.import_module(module), attr) if attr else None
+        except (ImportError, AttributeError) as exc:
+            raise ValueError(f"scripted/{name}: cannot load the policy ({type(exc).__name__}: {exc})") from None
+        if not callable(found):
+            raise ValueError(f"scripted/{name}: name a function as scripted/<module>:<function>")
+        return found
+
+    def check(self, name: str, base_url: str | None) -> None:
+        self.policy(name)
+
+    def chat_model(self, name: str, settings: GenerationSettings, client: ClientOptions,
+                   **extra: Any) -> BaseChatModel:
+        from agents.scripted import ScriptedChatModel
+
+        return ScriptedChatModel(script=self.policy(name))

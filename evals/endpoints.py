@@ -1,0 +1,64 @@
+"""Each epoch's model endpoint for a run: the provider's chat model, our retries and the model-call cache."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from agents.call_cache import CallCache, max_age_s
+from agents.model_call import ModelCaller
+from agents.models import GenerationSettings, create_chat_model, parse_model
+from agents.providers import PROVIDERS
+from evals.records import RunSpec
+from evals.runner import Endpoint, retry_policy
+
+
+def cache_identity(spec: RunSpec, epoch: int, served: dict[str, Any]) -> dict[str, Any]:
+    """What names the model in the cache key (see :mod:`agents.call_cache`): provider/name, the settings sent and
+    ``served``, what the provider says answers (:meth:`agents.providers.Provider.identity`)."""
+    return {"model": spec.model, "temperature": spec.temperature, "max_tokens": spec.max_tokens,
+            "seed": spec.seed + epoch, **served}
+
+
+@dataclasses.dataclass
+class SpecEndpointFactory:
+    """Each epoch's model (seed + epoch, LangChain retries off) and its caller (our retries, the cache).
+
+    Picklable, so the Ray executor ships it to its workers: the cache is named by path and opened lazily in each
+    process that calls the factory (workers on this machine share the file; SQLite WAL allows it).
+    """
+
+    spec: RunSpec
+    base_url: str | None
+    cache_path: Path | None = None
+    served: dict[str, Any] = dataclasses.field(default_factory=dict)
+    _cache: CallCache | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_cache": None}
+
+    def cache(self) -> CallCache | None:
+        if self.cache_path is not None and self._cache is None:
+            self._cache = CallCache(self.cache_path)
+        return self._cache
+
+    def close(self) -> None:
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None
+
+    def __call__(self, epoch: int) -> Endpoint:
+        spec = self.spec
+        settings = GenerationSettings(temperature=spec.temperature, max_tokens=spec.max_tokens,
+                                      timeout_s=min(spec.call_timeout_s, spec.sample_timeout_s), seed=spec.seed + epoch)
+        provider = PROVIDERS.get(parse_model(spec.model).provider)
+        needs_url = provider.base_url_hint is not None
+        model = create_chat_model(spec.model, base_url=self.base_url or ("http://unused.invalid/v1" if needs_url else None),
+                                  settings=settings, max_retries=0, api_key_env=spec.api_key_env,
+                                  max_reply_bytes=spec.max_reply_bytes)
+        cache = self.cache()
+        caller = ModelCaller(retry_policy(spec), cache=cache,
+                             identity=cache_identity(spec, epoch, self.served) if cache else None,
+                             cache_max_age_s=max_age_s(spec.model, self.base_url))
+        return Endpoint(model, caller)

