@@ -6,6 +6,8 @@ from datetime import datetime, timedelta
 
 import pytz
 
+from tasks.records import Sample
+
 
 def pytz_offsets(zone: str, year: int) -> set[timedelta]:
     """Offsets a zone uses from local 1 January to local 31 December of ``year``, read from pytz's own
@@ -19,3 +21,14 @@ def pytz_offsets(zone: str, year: int) -> set[timedelta]:
         if start <= when < end:
             found.add(info[0])
     return found
+
+
+def pytz_gold(sample: Sample) -> tuple[datetime, datetime, timedelta, timedelta]:
+    """(start, target) as aware pytz datetimes and their offsets, recomputed from the payload with pytz."""
+    p = sample.payload
+    tz1 = pytz.timezone(p["l1"]["zone"])
+    start = tz1.localize(datetime.fromisoformat(p["start"]), is_dst=None)  # raises inside a gap or fold
+    target_zone = (p["l2"] or p["l1"])["zone"]
+    later = start.astimezone(pytz.utc) + timedelta(hours=p["hours"] or 0)
+    target = later.astimezone(pytz.timezone(target_zone))
+    return start, target, start.utcoffset(), target.utcoffset()

@@ -62,12 +62,13 @@ def final_text(prompt: str, result: dict[str, Any]) -> str:
     return f"The tool says {result['local_time']}.\nFINAL ANSWER: {result['time_12h']}, {result['date']}"
 
 
-def run_tools(prompt: str, tools: dict[str, Any]) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
-    """Execute the plan with real tools (``tool.invoke``); return the final text and the calls made."""
+def run_tools(prompt: str, tools: dict[str, Any]) -> tuple[str, list[tuple[str, dict[str, Any]]], dict[str, Any]]:
+    """Execute the plan with real tools (``tool.invoke``); return the final text, the calls made and the last
+    tool result (the one the answer is read from)."""
     calls = list(plan(prompt))
     result = json.loads(tools[calls[0][0]].invoke(calls[0][1]))
     more = follow_up(prompt, result)
     if more:
         calls.append(more)
         result = json.loads(tools[more[0]].invoke(more[1]))
-    return final_text(prompt, result), calls
+    return final_text(prompt, result), calls, result

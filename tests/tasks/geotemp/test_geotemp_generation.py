@@ -6,8 +6,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 
 import pytest
-import pytz
-from geotemp_oracle import pytz_offsets
+from geotemp_oracle import pytz_gold, pytz_offsets
 
 from tasks.geotemp.locations import locations, pair_count
 from tasks.geotemp.probe import TimeZoneProbeTask
@@ -21,7 +20,6 @@ from tasks.geotemp.timetasks import (
     TimeTimeTask,
     VerificationTask,
 )
-from tasks.records import Sample
 
 TIME_TASKS = [VerificationTask, TimeTimeTask, TimePlaceTask, TimeTimePlaceTask, TimeTimePlaceInjectTzTask,
               TimeTimePlaceReplaceCityTask]
@@ -34,17 +32,6 @@ def _offset(td: timedelta) -> str:
     sign = "-" if minutes < 0 else "+"
     h, m = divmod(abs(minutes), 60)
     return f"UTC{sign}{h}" + (f":{m:02d}" if m else "")
-
-
-def pytz_gold(sample: Sample) -> tuple[datetime, datetime, timedelta, timedelta]:
-    """(start, target) as aware pytz datetimes and their offsets, recomputed from the payload with pytz."""
-    p = sample.payload
-    tz1 = pytz.timezone(p["l1"]["zone"])
-    start = tz1.localize(datetime.fromisoformat(p["start"]), is_dst=None)  # raises inside a gap or fold
-    target_zone = (p["l2"] or p["l1"])["zone"]
-    later = start.astimezone(pytz.utc) + timedelta(hours=p["hours"] or 0)
-    target = later.astimezone(pytz.timezone(target_zone))
-    return start, target, start.utcoffset(), target.utcoffset()
 
 
 @pytest.mark.parametrize("cls", TIME_TASKS)

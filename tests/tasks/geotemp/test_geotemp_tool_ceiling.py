@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import datetime, timedelta
 
 import pytest
+import pytz
+from geotemp_oracle import pytz_gold
 from geotemp_policy import final_text, follow_up, plan, run_tools
 from langchain_core.messages import AIMessage, ToolMessage
 
 from agents.scripted import ScriptedChatModel
 from agents.tool_agent import ToolAgent
+from tasks.records import Sample
 from tasks.registry import get_task, resolve_tasks
 from tools.registry import get_tools
 
 GEOTEMP = resolve_tasks(["geotemp.*"])
+PROBE_YEAR = 2023  # the probe asks "(as in 2023)"
 
 
 def test_all_geotemp_tasks_are_registered() -> None:
@@ -26,14 +31,34 @@ def test_all_geotemp_tasks_are_registered() -> None:
     }
 
 
+def pytz_answer(sample: Sample) -> tuple[str | None, str]:
+    """What the last tool result must say, recomputed with pytz from the payload: (local time, UTC offset)
+    for the time tasks, (None, the mid-January UTC offset) for the probe."""
+    if "location" in sample.payload:
+        jan = pytz.timezone(sample.payload["location"]["zone"]).localize(datetime(PROBE_YEAR, 1, 15, 12))
+        return None, utc_label(jan.utcoffset())
+    _, target, _, offset = pytz_gold(sample)
+    return target.strftime("%Y-%m-%d %H:%M"), utc_label(offset)
+
+
+def utc_label(offset: timedelta | None) -> str:
+    minutes = int((offset or timedelta(0)).total_seconds() // 60)
+    h, m = divmod(abs(minutes), 60)
+    return f"UTC{'-' if minutes < 0 else '+'}{h}" + (f":{m:02d}" if m else "")
+
+
 @pytest.mark.parametrize("name", GEOTEMP)
 def test_tool_calls_reach_the_gold(name: str) -> None:
+    """The policy's answer scores, and the tool result it came from matches pytz (the gold and the tools
+    share geocore's time arithmetic, so the score alone could not catch a wrong conversion)."""
     task = get_task(name)
     tools = {t.name: t for t in get_tools(list(task.toolsets))}
     samples = task.samples(split="test", limit=25, seed=3) + task.samples(split="train", limit=15, seed=4)
     for sample in samples:
-        text, calls = run_tools(sample.prompt, tools)
+        text, calls, result = run_tools(sample.prompt, tools)
         assert calls and all(c[0] in tools for c in calls)
+        local_time, offset = pytz_answer(sample)
+        assert result["utc_offset"] == offset and result.get("local_time", local_time) == local_time, result
         score = task.score(task.parse(text, sample), sample)
         assert score.correct, (sample.prompt, calls, text, score.explanation)
 

@@ -196,17 +196,18 @@ SOLVERS: dict[str, Callable[[Sample], Solver]] = {
 SOLVERS["gpsbench.route_geometry.mcq"] = route_geometry_mcq
 
 
-def drive(sample: Sample, toolsets: tuple[str, ...]) -> tuple[str, list[Call]]:
-    """Run a task's solver with direct tool invocations; returns (final text, calls made)."""
+def drive(sample: Sample, toolsets: tuple[str, ...]) -> tuple[str, list[tuple[str, dict[str, Any], dict[str, Any]]]]:
+    """Run a task's solver with direct tool invocations; returns (final text, (tool, args, result) per call)."""
     tools = {t.name: t for t in get_tools(list(toolsets))}
     gen = SOLVERS[sample.task](sample)
-    calls: list[Call] = []
+    calls: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     try:
         call = next(gen)
         while True:
             assert call[0] in tools, f"{call[0]} is not in the task's tool sets {toolsets}"
-            calls.append(call)
-            call = gen.send(json.loads(tools[call[0]].invoke(call[1])))
+            out = json.loads(tools[call[0]].invoke(call[1]))
+            calls.append((*call, out))
+            call = gen.send(out)
     except StopIteration as stop:
         return str(stop.value), calls
 

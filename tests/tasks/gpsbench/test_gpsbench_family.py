@@ -18,6 +18,7 @@ from tasks import get_task, resolve_tasks
 from tasks.gpsbench import APPLIED_TASKS, FORM_TASKS, LEVEL_TASKS, PROBE_TASKS, PURE_TASKS
 from tasks.gpsbench.regions import CONTINENT_QUOTAS, SUBREGIONS
 from tasks.records import Parsed, Sample, Score
+from tests.tasks.tool_references import check_tool_result
 from tools import get_tools
 
 ALL_TASKS = PURE_TASKS + APPLIED_TASKS + PROBE_TASKS
@@ -77,12 +78,21 @@ def test_toolsets_exist_and_stay_small(name: str) -> None:
         assert t.description and len(t.description) > 40
 
 
+# tasks whose every solver call goes to a formula tool with an independent reference (tests/tasks/tool_references)
+FORMULA_TASKS = ("gpsbench.distance", "gpsbench.bearing", "gpsbench.interpolation", "gpsbench.polygon_area",
+                 "gpsbench.coordinate_transformation", "gpsbench.relative_position_pure")
+
+
 @pytest.mark.parametrize("name", CHECKED)
 def test_tool_ceiling_every_sample_solved_with_the_tasks_tools(name: str) -> None:
+    """The solver's answer reaches the gold, and every formula-tool result it used matches an independent
+    reference (the gold and the tools share geocore, so the score alone could not catch a wrong formula)."""
     task = get_task(name)
     for s in generated(name):
         text, calls = drive(s, tuple(task.toolsets))
         assert calls, "the solver must use a tool"
+        checked = [check_tool_result(*call) for call in calls]
+        assert all(checked) or name not in FORMULA_TASKS, [c[0] for c in calls]
         parsed = task.parse(text, s)
         score = task.score(parsed, s)
         assert parsed.ok and score.correct, (s.id, text, score.explanation)

@@ -12,6 +12,7 @@ from langchain_core.tools import BaseTool
 
 from tasks import get_task
 from tasks.records import Sample
+from tests.tasks.tool_references import check_tool_result
 from tools import get_toolset
 
 N = 16
@@ -27,7 +28,10 @@ def tool(name: str) -> BaseTool:
 
 
 def call(name: str, **args: object) -> dict:
-    return json.loads(tool(name).invoke(args))
+    """A tool's result; formula tools' results are checked against independent references on the way."""
+    out = json.loads(tool(name).invoke(args))
+    check_tool_result(name, args, out)
+    return out
 
 
 def latlon(points: list[list[float]]) -> list[list[float]]:

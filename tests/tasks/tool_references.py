@@ -1,0 +1,94 @@
+"""Independent references for the formula tools (test helper): each tool result a tool-ceiling solver receives
+is recomputed here with geopy, pyproj's Geod and Transformer, or the textbook formula, never through geocore,
+so a ceiling test fails when a tool and the gold share a wrong formula."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from geopy.distance import great_circle
+from pyproj import Geod, Transformer
+
+SPHERE = Geod(a=6_371_000, b=6_371_000)  # the gold's sphere, R = 6371 km
+WEB_MERCATOR_R = 6_378_137.0  # EPSG:3857 sphere radius (WGS84 semi-major axis)
+COMPASS_8 = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+
+def _bearing(args: dict[str, Any], out: dict[str, Any]) -> None:
+    az, _, _ = SPHERE.inv(args["lon1"], args["lat1"], args["lon2"], args["lat2"])
+    deg = az % 360
+    assert abs((out["bearing_deg"] - deg + 180) % 360 - 180) < 1e-6
+    assert out["compass_8"] == COMPASS_8[int(((deg + 22.5) % 360) // 45)]
+
+
+def _distance(args: dict[str, Any], out: dict[str, Any]) -> None:
+    km = great_circle((args["lat1"], args["lon1"]), (args["lat2"], args["lon2"]), radius=6371.0).km
+    assert out["distance_km"] == pytest.approx(km, abs=1e-3)
+
+
+def _interpolate(args: dict[str, Any], out: dict[str, Any]) -> None:
+    az, _, dist = SPHERE.inv(args["lon1"], args["lat1"], args["lon2"], args["lat2"])
+    lon, lat, _ = SPHERE.fwd(args["lon1"], args["lat1"], az, args["fraction"] * dist)
+    assert out["lat"] == pytest.approx(lat, abs=1e-5) and abs((out["lon"] - lon + 180) % 360 - 180) < 1e-5
+
+
+def _polygon_area(args: dict[str, Any], out: dict[str, Any]) -> None:
+    v = args["vertices"]
+    area, perimeter = SPHERE.polygon_area_perimeter([p[1] for p in v], [p[0] for p in v])
+    assert out["area_km2"] == pytest.approx(abs(area) / 1e6, rel=1e-6)
+    assert out["perimeter_km"] == pytest.approx(perimeter / 1000, rel=1e-6)
+
+
+def _utm(zone: int, south: bool) -> Transformer:
+    return Transformer.from_proj("+proj=longlat +datum=WGS84",
+                                 f"+proj=utm +zone={zone} +datum=WGS84{' +south' if south else ''}", always_xy=True)
+
+
+def _to_utm(args: dict[str, Any], out: dict[str, Any]) -> None:
+    lat, lon = args["lat"], args["lon"]
+    zone = args.get("zone") or math.floor((lon + 180) / 6) + 1
+    assert out["zone"] == zone and out["hemisphere"] == ("N" if lat >= 0 else "S")
+    e, n = _utm(zone, lat < 0).transform(lon, lat)
+    assert out["easting_m"] == pytest.approx(e, abs=0.01) and out["northing_m"] == pytest.approx(n, abs=0.01)
+
+
+def _from_utm(args: dict[str, Any], out: dict[str, Any]) -> None:
+    lon, lat = _utm(args["zone"], args["hemisphere"] == "S").transform(args["easting_m"], args["northing_m"],
+                                                                       direction="INVERSE")
+    assert out["lat"] == pytest.approx(lat, abs=1e-6) and out["lon"] == pytest.approx(lon, abs=1e-6)
+
+
+def _to_web_mercator(args: dict[str, Any], out: dict[str, Any]) -> None:
+    x = WEB_MERCATOR_R * math.radians(args["lon"])
+    y = WEB_MERCATOR_R * math.log(math.tan(math.pi / 4 + math.radians(args["lat"]) / 2))
+    assert out["x_m"] == pytest.approx(x, abs=0.01) and out["y_m"] == pytest.approx(y, abs=0.01)
+
+
+def _from_web_mercator(args: dict[str, Any], out: dict[str, Any]) -> None:
+    lon = math.degrees(args["x_m"] / WEB_MERCATOR_R)
+    lat = math.degrees(2 * math.atan(math.exp(args["y_m"] / WEB_MERCATOR_R)) - math.pi / 2)
+    assert out["lat"] == pytest.approx(lat, abs=1e-6) and out["lon"] == pytest.approx(lon, abs=1e-6)
+
+
+REFERENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
+    "distance_km": _distance,
+    "initial_bearing": _bearing,
+    "interpolate_great_circle": _interpolate,
+    "polygon_area_perimeter": _polygon_area,
+    "latlon_to_utm": _to_utm,
+    "utm_to_latlon": _from_utm,
+    "latlon_to_web_mercator": _to_web_mercator,
+    "web_mercator_to_latlon": _from_web_mercator,
+}
+
+
+def check_tool_result(name: str, args: dict[str, Any], out: dict[str, Any]) -> bool:
+    """Assert a tool's result against its independent reference; False when the tool has none here."""
+    reference = REFERENCES.get(name)
+    if reference is None:
+        return False
+    reference(args, out)
+    return True
