@@ -10,7 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 _GEODESY = (
-    "EARTH_RADIUS_KM", "COMPASS_8", "COMPASS_16", "haversine_km", "geodesic_km", "geodesic_inverse",
+    "COMPASS_8", "COMPASS_16", "haversine_km", "geodesic_km", "geodesic_inverse",
     "initial_bearing", "final_bearing", "compass_point", "compass_name", "destination", "midpoint",
     "interpolate", "geodesic_interpolate", "cross_track_km", "along_track_km",
 )
@@ -24,6 +24,7 @@ _COORDS = (
     "utm_zone", "simple_utm_zone", "to_utm", "from_utm", "to_web_mercator", "from_web_mercator",
 )
 _EXPORTS: dict[str, str] = {
+    "EARTH_RADIUS_KM": "sphere",
     **dict.fromkeys(_GEODESY, "geodesy"),
     **dict.fromkeys(_POLYGONS, "polygons"),
     **dict.fromkeys(_COORDS, "coords"),
@@ -109,7 +110,6 @@ if TYPE_CHECKING:
     from geocore.geodesy import (
         COMPASS_8,
         COMPASS_16,
-        EARTH_RADIUS_KM,
         along_track_km,
         compass_name,
         compass_point,
@@ -140,3 +140,4 @@ if TYPE_CHECKING:
         spherical_perimeter_km,
         spherical_polygon_area_km2,
     )
+    from geocore.sphere import EARTH_RADIUS_KM

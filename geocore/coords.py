@@ -11,7 +11,7 @@ from typing import Literal
 
 from pyproj import Transformer
 
-from geocore import _validate as check
+from geocore import validation as check
 
 _HEMISPHERES = {"lat": ("N", "S"), "lon": ("E", "W")}
 

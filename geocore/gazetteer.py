@@ -27,13 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from geocore import _validate
+from geocore import validation
+from geocore.sphere import EARTH_RADIUS_KM, central_angle, central_angle_np
 
 __all__ = [
     "CONTINENTS",
     "City",
     "admin1_name",
     "cities",
+    "city_distances_km",
     "continent_at",
     "continent_of_country",
     "country_at",
@@ -43,8 +45,6 @@ __all__ = [
     "is_land",
     "nearest_cities",
 ]
-
-EARTH_RADIUS_KM = 6371.0
 
 CONTINENTS: dict[str, str] = {
     "AF": "Africa",
@@ -242,17 +242,11 @@ def _drop_sections(rows: list[City]) -> list[City]:
         if not m:
             return False
         for parent in by_name.get((c.country_code, m.group(1)), ()):
-            if parent.population > c.population and _haversine_km(c.lat, c.lon, parent.lat, parent.lon) < 25.0:
+            if parent.population > c.population and EARTH_RADIUS_KM * central_angle(c.lat, c.lon, parent.lat, parent.lon) < 25.0:
                 return True
         return False
 
     return [c for c in rows if not is_section(c)]
-
-
-def _haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    p1, p2 = np.radians(lat1), np.radians(lat2)
-    h = np.sin((p2 - p1) / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(np.radians(lon2 - lon1) / 2) ** 2
-    return float(2.0 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(min(1.0, float(h)))))
 
 
 @cache
@@ -285,25 +279,30 @@ def find_city(name: str, country: str | None = None) -> list[City]:
 
 
 @cache
-def _coords_rad() -> tuple[np.ndarray, np.ndarray]:
+def _city_columns() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Latitudes, longitudes (degrees) and populations of :func:`cities`, in its order."""
     all_cities = cities()
-    lats = np.radians(np.fromiter((c.lat for c in all_cities), dtype=float, count=len(all_cities)))
-    lons = np.radians(np.fromiter((c.lon for c in all_cities), dtype=float, count=len(all_cities)))
-    return lats, lons
+    lats = np.fromiter((c.lat for c in all_cities), dtype=float, count=len(all_cities))
+    lons = np.fromiter((c.lon for c in all_cities), dtype=float, count=len(all_cities))
+    pops = np.fromiter((c.population for c in all_cities), dtype=np.int64, count=len(all_cities))
+    return lats, lons, pops
 
 
-def nearest_cities(lat: float, lon: float, k: int = 5) -> list[tuple[City, float]]:
-    """The ``k`` cities nearest to a point, as (city, great-circle km on a sphere of R = 6371 km), nearest first."""
-    la = np.radians(_validate.lat(lat))
-    lo = np.radians(_validate.lon(lon))
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k must be an integer >= 1, got {k!r}")
-    lats, lons = _coords_rad()
-    h = np.sin((lats - la) / 2.0) ** 2 + np.cos(la) * np.cos(lats) * np.sin((lons - lo) / 2.0) ** 2
-    dist = 2.0 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(h, 0.0, 1.0)))
-    k = min(int(k), dist.size)
-    part = np.argpartition(dist, k - 1)[:k] if k < dist.size else np.arange(dist.size)
-    order = part[np.lexsort((part, dist[part]))]
+def city_distances_km(lat: float, lon: float) -> np.ndarray:
+    """Great-circle km (sphere R = 6371 km) from a point to every city of :func:`cities`, in its order."""
+    lats, lons, _ = _city_columns()
+    return EARTH_RADIUS_KM * central_angle_np(validation.lat(lat), validation.lon(lon), lats, lons)
+
+
+def nearest_cities(lat: float, lon: float, k: int = 5, min_population: int = 0) -> list[tuple[City, float]]:
+    """The ``k`` cities with population >= ``min_population`` nearest to a point, as (city, great-circle km on a
+    sphere of R = 6371 km), nearest first (ties in gazetteer order)."""
+    dist = city_distances_km(lat, lon)
+    k = validation.integer(k, "k", 1)
+    idx = np.flatnonzero(_city_columns()[2] >= validation.integer(min_population, "min_population", 0))
+    if k < idx.size:  # keep every city as near as the k-th, so ties resolve by gazetteer order
+        idx = idx[dist[idx] <= np.partition(dist[idx], k - 1)[k - 1]]
+    order = idx[np.lexsort((idx, dist[idx]))][:k]
     all_cities = cities()
     return [(all_cities[i], float(dist[i])) for i in order]
 
@@ -448,8 +447,8 @@ def country_at(lat: float, lon: float) -> tuple[str, str] | None:
     Kosovo → XK, N. Cyprus → CY, Somaliland → SO, ...), and overseas parts that ISO codes separately get their
     own code (Réunion RE, French Guiana GF, Svalbard SJ, Bonaire BQ, Tokelau TK, ...).
     """
-    la = _validate.lat(lat)
-    lo = _validate.lon(lon)
+    la = validation.lat(lat)
+    lo = validation.lon(lon)
     owner = _unit_at(la, lo)
     if owner is None:
         return None
@@ -474,8 +473,8 @@ def continent_at(lat: float, lon: float) -> str | None:
 def is_land(lat: float, lon: float) -> bool:
     """True if global-land-mask's 1 km GLOBE mask marks the point as land; its water is the sea (inland lakes, even
     Lake Michigan, count as land)."""
-    la = _validate.lat(lat)
-    lo = _validate.lon(lon)
+    la = validation.lat(lat)
+    lo = validation.lon(lon)
     from global_land_mask import globe
 
     return bool(globe.is_land(la, lo))

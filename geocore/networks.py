@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Literal
 
-from geocore import _validate as check
+from geocore import validation as check
 from geocore.geodesy import compass_point, destination, haversine_km, initial_bearing
 
 Kind = Literal["outdoor", "indoor"]

@@ -20,14 +20,26 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.validation import explain_validity
 
-from geocore import _validate as check
-from geocore.geodesy import _WGS84, EARTH_RADIUS_KM, _central_angle, _latlon, _norm_lon
+from geocore import validation as check
+from geocore.geodesy import WGS84
+from geocore.sphere import (
+    EARTH_RADIUS_KM,
+    Vec,
+    central_angle,
+    cross,
+    dot,
+    lhuilier_excess,
+    norm,
+    norm_lon,
+    unit_vector,
+    vector_angle,
+    vector_latlon,
+)
 
 LatLon = tuple[float, float]
 
@@ -47,29 +59,25 @@ def _edges(pts: list[LatLon]) -> list[tuple[LatLon, LatLon]]:
 
 # ----------------------------------------------------------------------------- area and perimeter
 
-def _lhuilier_excess(a: float, b: float, c: float) -> float:
-    """Spherical excess (steradians on the unit sphere) of a triangle with sides a, b, c (eq. 7)."""
-    s = (a + b + c) / 2.0
-    t = math.tan(s / 2) * math.tan((s - a) / 2) * math.tan((s - b) / 2) * math.tan((s - c) / 2)
-    return 4.0 * math.atan(math.sqrt(max(t, 0.0)))
+def spherical_polygon_area_km2(
+    vertices: Sequence[Sequence[float]], radius_km: float = EARTH_RADIUS_KM, *, signed: bool = False
+) -> float:
+    """Area in km² by L'Huilier's theorem over the fan of triangles from vertex 0 (GPSBench App. C.4).
 
-
-def spherical_polygon_area_km2(vertices: Sequence[Sequence[float]], radius_km: float = EARTH_RADIUS_KM) -> float:
-    """Area in km² by L'Huilier's theorem over the fan of triangles from vertex 0 (GPSBench App. C.4 gold).
-
-    Each excess E_i from eq. 7 is non-negative, so A = R² |Σ E_i| is the true area when the polygon is
-    star-shaped from its first vertex (every convex polygon is); otherwise fan triangles that fall outside
-    the polygon are added rather than subtracted and the result overestimates.
+    Unsigned (the default, GPSBench's gold): every excess E_i from eq. 7 is added, so A = R² |Σ E_i| is the true
+    area when the polygon is star-shaped from its first vertex (every convex polygon is); otherwise fan triangles
+    that fall outside the polygon are added rather than subtracted and the result overestimates. ``signed=True``
+    signs each E_i by its triangle's orientation, which gives the true area of any simple polygon smaller than a
+    hemisphere, in either orientation.
     """
     pts = _ring(vertices)
     r = check.positive(radius_km, "radius_km")
-    (lat0, lon0) = pts[0]
+    first = pts[0]
+    v0 = unit_vector(*first)
     total = 0.0
-    for (lat1, lon1), (lat2, lon2) in zip(pts[1:-1], pts[2:], strict=True):
-        a = _central_angle(lat0, lon0, lat1, lon1)
-        b = _central_angle(lat1, lon1, lat2, lon2)
-        c = _central_angle(lat2, lon2, lat0, lon0)
-        total += _lhuilier_excess(a, b, c)
+    for p, q in zip(pts[1:-1], pts[2:], strict=True):
+        e = lhuilier_excess(central_angle(*first, *p), central_angle(*p, *q), central_angle(*q, *first))
+        total += -e if signed and dot(v0, cross(unit_vector(*p), unit_vector(*q))) < 0 else e
     return r * r * abs(total)
 
 
@@ -77,13 +85,13 @@ def spherical_perimeter_km(vertices: Sequence[Sequence[float]], radius_km: float
     """Perimeter in km of the closed ring: sum of haversine distances between consecutive vertices."""
     pts = _ring(vertices)
     r = check.positive(radius_km, "radius_km")
-    return r * sum(_central_angle(*p, *q) for p, q in _edges(pts))
+    return r * sum(central_angle(*p, *q) for p, q in _edges(pts))
 
 
 def geodesic_area_perimeter(vertices: Sequence[Sequence[float]]) -> tuple[float, float]:
     """(|area| km², perimeter km) of the polygon with WGS84 geodesic edges (pyproj/GeographicLib)."""
     pts = _ring(vertices)
-    area_m2, perimeter_m = _WGS84.polygon_area_perimeter([p[1] for p in pts], [p[0] for p in pts])
+    area_m2, perimeter_m = WGS84.polygon_area_perimeter([p[1] for p in pts], [p[0] for p in pts])
     return (abs(area_m2) / 1e6, perimeter_m / 1000.0)
 
 
@@ -120,7 +128,7 @@ class BoundingBox:
     @property
     def center(self) -> LatLon:
         """(lat, lon) of the box centre; lon in [-180, 180]."""
-        return ((self.south + self.north) / 2.0, _norm_lon(self.west + self.width_deg / 2.0))
+        return ((self.south + self.north) / 2.0, norm_lon(self.west + self.width_deg / 2.0))
 
 
 def bounds(points: Sequence[Sequence[float]]) -> tuple[float, float, float, float]:
@@ -158,63 +166,72 @@ def spherical_centroid(points: Sequence[Sequence[float]]) -> LatLon:
     ValueError when the vectors cancel out (e.g. two antipodal points).
     """
     pts = check.points(points)
-    v = _unit_vectors(pts).sum(axis=0)
-    if float(np.linalg.norm(v)) < 1e-12 * len(pts):
+    vs = [unit_vector(lat, lon) for lat, lon in pts]
+    s = (sum(v[0] for v in vs), sum(v[1] for v in vs), sum(v[2] for v in vs))
+    if norm(s) < 1e-12 * len(pts):
         raise ValueError("points have no spherical centroid: their unit vectors sum to zero")
-    return _latlon((float(v[0]), float(v[1]), float(v[2])))
+    return vector_latlon(s)
 
 
 # ----------------------------------------------------------------------------- route simplification
 
-def _unit_vectors(pts: list[LatLon]) -> np.ndarray:
-    a = np.radians(np.asarray(pts, dtype=float))
-    return np.column_stack((np.cos(a[:, 0]) * np.cos(a[:, 1]), np.cos(a[:, 0]) * np.sin(a[:, 1]), np.sin(a[:, 0])))
+def _arc_distances(vs: Sequence[Vec], a: Vec, b: Vec) -> list[float]:
+    """Angular distance of each vector to the minor arc a-b (to the nearer end when the foot is off the arc)."""
+    n = cross(a, b)
+    size = norm(n)
+    out = []
+    if size >= 1e-15:
+        n = (n[0] / size, n[1] / size, n[2] / size)
+        t = cross(n, a)
+        arc = math.atan2(size, dot(a, b))
+    for p in vs:
+        if size >= 1e-15:  # else coincident (or antipodal) ends: no arc to project on
+            h = dot(p, n)
+            along = math.atan2(dot(p, t), dot(p, a))
+            if 0.0 <= along <= arc:
+                out.append(abs(math.atan2(h, norm((p[0] - h * n[0], p[1] - h * n[1], p[2] - h * n[2])))))
+                continue
+        out.append(min(vector_angle(p, a), vector_angle(p, b)))
+    return out
 
 
-def _angles(v: np.ndarray, a: np.ndarray) -> np.ndarray:
-    return np.arctan2(np.linalg.norm(np.cross(v, a), axis=-1), v @ a)
-
-
-def _segment_distances(v: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Angular distance of each row of v to the minor arc a-b (endpoint distance when the foot is off the arc)."""
-    to_end = np.minimum(_angles(v, a), _angles(v, b))
-    n = np.cross(a, b)
-    size = float(np.linalg.norm(n))
-    if size < 1e-15:  # coincident (or antipodal) ends: no arc to project on
-        return to_end
-    n /= size
-    h = v @ n
-    cross_track = np.abs(np.arctan2(h, np.linalg.norm(v - np.outer(h, n), axis=1)))
-    along = np.arctan2(v @ np.cross(n, a), v @ a)
-    inside = (along >= 0.0) & (along <= math.atan2(size, float(a @ b)))
-    return np.where(inside, cross_track, to_end)
-
-
-def rdp(points: Sequence[Sequence[float]], epsilon_m: float) -> list[int]:
-    """Ramer–Douglas–Peucker simplification; returns the sorted indices kept (first and last always).
+def rdp_with_margin(points: Sequence[Sequence[float]], epsilon_m: float) -> tuple[list[int], float]:
+    """Ramer–Douglas–Peucker simplification: (sorted indices kept, decision margin).
 
     GPSBench (App. B) does not state its distance, so the distance of a point to a chord is the spherical
     cross-track distance (R = 6371 km) to the great-circle arc, or the distance to the nearer endpoint when
     the foot of the perpendicular falls outside the arc. A point is kept when that distance exceeds
-    ``epsilon_m`` metres; on ties the first farthest point splits.
+    ``epsilon_m`` metres; on ties the first farthest point splits; the first and last points are always kept.
+    The margin is the smallest |d_max - epsilon| / epsilon over every comparison made: any epsilon' with
+    |epsilon' - epsilon| < margin * epsilon gives the same indices (infinite when nothing was compared or
+    epsilon is 0).
     """
     pts = check.points(points)
     eps = check.non_negative(epsilon_m, "epsilon_m") / (EARTH_RADIUS_KM * 1000.0)
     if len(pts) <= 2:
-        return list(range(len(pts)))
-    v = _unit_vectors(pts)
+        return list(range(len(pts))), math.inf
+    v = [unit_vector(lat, lon) for lat, lon in pts]
     keep = {0, len(pts) - 1}
+    margin = math.inf
     stack = [(0, len(pts) - 1)]
     while stack:
         i, j = stack.pop()
         if j - i < 2:
             continue
-        d = _segment_distances(v[i + 1 : j], v[i], v[j])
-        k = int(np.argmax(d))
-        if d[k] > eps:
-            keep.add(i + 1 + k)
-            stack += [(i, i + 1 + k), (i + 1 + k, j)]
-    return sorted(keep)
+        dists = _arc_distances(v[i + 1 : j], v[i], v[j])
+        best_d = max(dists)
+        best_k = i + 1 + dists.index(best_d)
+        if eps > 0:
+            margin = min(margin, abs(best_d - eps) / eps)
+        if best_d > eps:
+            keep.add(best_k)
+            stack += [(i, best_k), (best_k, j)]
+    return sorted(keep), margin
+
+
+def rdp(points: Sequence[Sequence[float]], epsilon_m: float) -> list[int]:
+    """The indices :func:`rdp_with_margin` keeps."""
+    return rdp_with_margin(points, epsilon_m)[0]
 
 
 # ----------------------------------------------------------------------------- planar topology

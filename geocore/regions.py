@@ -22,9 +22,9 @@ from typing import Literal
 import shapely
 from shapely.geometry import LineString, Point
 
-from geocore import _validate as check
-from geocore.geodesy import EARTH_RADIUS_KM
+from geocore import validation as check
 from geocore.polygons import PlanarRegion, planar_region
+from geocore.sphere import EARTH_RADIUS_KM
 
 LatLon = tuple[float, float]
 _R_M = EARTH_RADIUS_KM * 1000.0

@@ -12,15 +12,14 @@ land, so "sea" here means salt water connected to the ocean.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
 import numpy as np
 
-from geocore import _validate as check
-from geocore.geodesy import EARTH_RADIUS_KM
+from geocore import validation as check
+from geocore.sphere import EARTH_RADIUS_KM, destination_np
 
 RegionKind = Literal["mountain", "desert", "forest", "agricultural"]
 REGION_KINDS: tuple[str, ...] = ("mountain", "desert", "forest", "agricultural")
@@ -151,7 +150,7 @@ def _globe() -> Any:
 
 
 _RING_STEP_KM = 0.5
-_BEARINGS = np.radians(np.arange(72) * 5.0)
+_BEARINGS_DEG = np.arange(72) * 5.0
 
 
 def distance_to_sea_km(lat: float, lon: float, max_km: float = 25.0) -> float | None:
@@ -168,13 +167,8 @@ def distance_to_sea_km(lat: float, lon: float, max_km: float = 25.0) -> float | 
     if not bool(globe.is_land(la, lo)):
         return 0.0
     radii = np.arange(_RING_STEP_KM, limit + 1e-9, _RING_STEP_KM)
-    d = radii[:, None] / EARTH_RADIUS_KM
-    p1, l1 = math.radians(la), math.radians(lo)
-    sin_p2 = math.sin(p1) * np.cos(d) + math.cos(p1) * np.sin(d) * np.cos(_BEARINGS)[None, :]
-    p2 = np.arcsin(np.clip(sin_p2, -1.0, 1.0))
-    l2 = l1 + np.arctan2(np.sin(_BEARINGS)[None, :] * np.sin(d) * math.cos(p1), np.cos(d) - math.sin(p1) * sin_p2)
-    lats = np.clip(np.degrees(p2), -90.0, 90.0)
-    lons = (np.degrees(l2) + 180.0) % 360.0 - 180.0
+    lats, lons = destination_np(la, lo, _BEARINGS_DEG[None, :], radii[:, None] / EARTH_RADIUS_KM)
+    lats, lons = np.clip(lats, -90.0, 90.0), (lons + 180.0) % 360.0 - 180.0
     land = np.asarray(globe.is_land(lats, lons), dtype=bool)
     rows = np.flatnonzero(~land.all(axis=1))
     return float(radii[rows[0]]) if rows.size else None

@@ -23,7 +23,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 from zoneinfo import ZoneInfo
 
-from geocore import _validate
+from geocore import validation
 
 if TYPE_CHECKING:
     from timezonefinder import TimezoneFinder
@@ -259,8 +259,8 @@ def zone_at(lat: float, lon: float) -> str:
     On land: the land zone (e.g. Europe/Paris). At sea: timezonefinder's ocean zone, an ``Etc/GMT±N``
     nautical zone (Etc/GMT+3 means UTC-3); if it has none, ``Etc/GMT±N`` with N = round(lon / 15).
     """
-    la = _validate.lat(lat)
-    lo = _validate.lon(lon)
+    la = validation.lat(lat)
+    lo = validation.lon(lon)
     name = _finder().timezone_at(lat=la, lng=lo)
     return name if name else _nautical_zone(lo)
 

@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from geocore import _validate as check
+from geocore import validation as check
 from geocore.geodesy import haversine_km
 from geocore.polygons import segments_intersect
 from geocore.regions import LocalFrame

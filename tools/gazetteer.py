@@ -91,7 +91,7 @@ def nearest_cities(lat: float, lon: float, k: int = 5, min_population: int = 0) 
     """The k GeoNames cities nearest to a point, optionally only those with at least min_population people.
     Returns JSON {"cities": [{"name", "country", "country_code", "admin1", "continent", "continent_code",
     "lat", "lon", "population", "distance_km"}]}, nearest first (great-circle km, R = 6371 km)."""
-    found = places.nearest_cities_min_population(lat, lon, k, min_population)
+    found = gz.nearest_cities(lat, lon, k, min_population)
     return result(cities=[_city(c, d) for c, d in found])
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from shapely.geometry import Polygon
 
-from geocore.pointsets import polygon_area_km2
 from geocore.polygons import sort_by_angle, spherical_perimeter_km, spherical_polygon_area_km2
 from tasks.answers import extract, prompt_numbers
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
@@ -51,7 +50,7 @@ class PolygonAreaTask(GpsTask):
                     continue
                 ordered = sort_by_angle(pts)
                 shape = Polygon([(p[1], p[0]) for p in ordered])
-                area = polygon_area_km2(ordered)
+                area = spherical_polygon_area_km2(ordered, signed=True)
                 if shape.is_valid and area >= MIN_AREA_KM2:
                     break
             names = {rounded(c.lat, c.lon): c.name for c in group}

@@ -14,14 +14,14 @@ import math
 import numpy as np
 
 from geocore.gazetteer import City
-from geocore.geodesy import EARTH_RADIUS_KM, haversine_km
+from geocore.geodesy import haversine_km
+from geocore.sphere import EARTH_RADIUS_KM, central_angle_np, unit_vector
 from tasks.answers import extract, yes_no
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.sampling import (
     city_vectors,
     is_unambiguous,
     sample_global_where,
-    unit_vector,
 )
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task
@@ -42,14 +42,15 @@ def detour(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float
     return (haversine_km(*a, *c) + haversine_km(*c, *b) - direct) / direct
 
 
-def on_route_candidates(vec: np.ndarray, a: City, b: City, direct: float) -> np.ndarray:
+def on_route_candidates(pool: tuple[City, ...], vec: np.ndarray, a: City, b: City, direct: float) -> np.ndarray:
     """Indices of pool cities at least 200 km from a and b whose detour is below 9 %."""
     reach = (1.0 + THRESHOLD - BAND) * direct - MIN_SEPARATION_KM  # farthest either leg can be
     cos_reach = math.cos(min(math.pi, reach / EARTH_RADIUS_KM))
     dot_a, dot_b = vec @ unit_vector(a.lat, a.lon), vec @ unit_vector(b.lat, b.lon)
     near = np.flatnonzero((dot_a >= cos_reach) & (dot_b >= cos_reach))
-    da = EARTH_RADIUS_KM * np.arccos(np.clip(dot_a[near], -1.0, 1.0))
-    db = EARTH_RADIUS_KM * np.arccos(np.clip(dot_b[near], -1.0, 1.0))
+    lats, lons = np.array([pool[i].lat for i in near]), np.array([pool[i].lon for i in near])
+    da = EARTH_RADIUS_KM * central_angle_np(a.lat, a.lon, lats, lons)
+    db = EARTH_RADIUS_KM * central_angle_np(b.lat, b.lon, lats, lons)
     ok = ((da + db - direct) / direct < THRESHOLD - BAND) & (da >= MIN_SEPARATION_KM) & (db >= MIN_SEPARATION_KM)
     return near[ok]
 
@@ -70,7 +71,7 @@ class RouteAnalysisTask(GpsTask):
                 a, b = sample_global_where(rng, 2, MIN_SEPARATION_KM, is_unambiguous)
                 if want_on:
                     direct = haversine_km(a.lat, a.lon, b.lat, b.lon)
-                    idx = on_route_candidates(vec, a, b, direct)
+                    idx = on_route_candidates(pool, vec, a, b, direct)
                     c = None
                     for _ in range(min(30, idx.size)):
                         cand = pool[int(idx[rng.randrange(idx.size)])]

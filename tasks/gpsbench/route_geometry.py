@@ -3,7 +3,7 @@
 A path of 8-15 waypoints runs 20-120 km from a quota-drawn city (points along a great circle, pushed sideways by
 random offsets of a few km); epsilon is drawn from 0.5-2.0 km (0.1 km steps). Gold is the sorted list of kept
 indices by RDP with the spherical cross-track distance to each arc (the definition of
-:func:`geocore.polygons.rdp`, computed by :func:`geocore.pointsets.rdp_with_margin`). Paths where some RDP
+:func:`geocore.polygons.rdp`, computed by :func:`geocore.polygons.rdp_with_margin`). Paths where some RDP
 comparison lies within 3 % of epsilon (the result would change if epsilon moved by 3 %), or where RDP keeps only
 the endpoints or every point, are redrawn. Exact set match; the error is the number of wrong indices.
 
@@ -16,12 +16,12 @@ one option's exact list); two options are hedged.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Iterator
 
 from geocore.gazetteer import City
-from geocore.pointsets import rdp_with_margin
+from geocore.polygons import rdp_with_margin
+from geocore.sphere import EARTH_RADIUS_KM, destination
 from tasks.answers import extract, option
 from tasks.base import stable_seed
 from tasks.gpsbench.common import LETTERS, GpsTask, failed, graded, options_block, place_meta, score_choice
@@ -45,11 +45,8 @@ TEMPLATE = (
 
 def _move(lat: float, lon: float, bearing: float, km: float) -> tuple[float, float]:
     """Destination after ``km`` along a great circle (sphere R = 6371 km); negative km go backwards."""
-    d = km / 6371.0
-    p1, l1, th = math.radians(lat), math.radians(lon), math.radians(bearing)
-    p2 = math.asin(math.sin(p1) * math.cos(d) + math.cos(p1) * math.sin(d) * math.cos(th))
-    l2 = l1 + math.atan2(math.sin(th) * math.sin(d) * math.cos(p1), math.cos(d) - math.sin(p1) * math.sin(p2))
-    return math.degrees(p2), (math.degrees(l2) + 540.0) % 360.0 - 180.0
+    lat2, lon2 = destination(lat, lon, bearing, km / EARTH_RADIUS_KM)
+    return lat2, (lon2 + 540.0) % 360.0 - 180.0
 
 
 def make_path(rng: random.Random, start_lat: float, start_lon: float) -> list[tuple[float, float]]:

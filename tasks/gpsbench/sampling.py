@@ -10,7 +10,8 @@ from functools import cache
 import numpy as np
 
 from geocore.gazetteer import City, cities, find_city
-from geocore.geodesy import EARTH_RADIUS_KM, haversine_km
+from geocore.geodesy import haversine_km
+from geocore.sphere import EARTH_RADIUS_KM, central_angle, unit_vector, unit_vector_np
 from tasks.gpsbench.regions import CONTINENT_QUOTAS
 
 
@@ -53,10 +54,9 @@ def sample_global(rng: random.Random, n: int, min_separation_km: float = 100.0, 
 def city_vectors() -> tuple[tuple[City, ...], np.ndarray]:
     """All continent-pool cities (geonameid order) and their unit vectors (N x 3)."""
     pool = tuple(c for group in cities_by_continent().values() for c in group)
-    lat = np.radians(np.fromiter((c.lat for c in pool), dtype=float, count=len(pool)))
-    lon = np.radians(np.fromiter((c.lon for c in pool), dtype=float, count=len(pool)))
-    vec = np.column_stack((np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)))
-    return pool, vec
+    lat = np.fromiter((c.lat for c in pool), dtype=float, count=len(pool))
+    lon = np.fromiter((c.lon for c in pool), dtype=float, count=len(pool))
+    return pool, unit_vector_np(lat, lon)
 
 
 @cache
@@ -66,20 +66,6 @@ def _continent_slices() -> dict[str, slice]:
         out[name] = slice(start, start + len(group))
         start += len(group)
     return out
-
-
-def unit_vector(lat: float, lon: float) -> np.ndarray:
-    p, q = math.radians(lat), math.radians(lon)
-    return np.array([math.cos(p) * math.cos(q), math.cos(p) * math.sin(q), math.sin(p)])
-
-
-def km_to_all(lat: float, lon: float, continent: str | None = None) -> tuple[tuple[City, ...], np.ndarray]:
-    """(cities, great-circle km from the point to each) over one continent's pool or all pools."""
-    pool, vec = city_vectors()
-    if continent is not None:
-        sl = _continent_slices()[continent]
-        pool, vec = pool[sl], vec[sl]
-    return pool, EARTH_RADIUS_KM * np.arccos(np.clip(vec @ unit_vector(lat, lon), -1.0, 1.0))
 
 
 # ----------------------------------------------------------------------------- name checks
@@ -228,7 +214,7 @@ class CityGrid:
             for j in range(lo - dlon, lo + dlon + 1):
                 jj = (j + 180) % 360 - 180
                 for c in self.cells.get((i, jj), ()):
-                    d = _fast_km(lat, lon, c.lat, c.lon)
+                    d = EARTH_RADIUS_KM * central_angle(lat, lon, c.lat, c.lon)
                     if d <= radius_km:
                         out.append((c, d))
         out.sort(key=lambda t: (t[1], t[0].geonameid))
@@ -239,9 +225,3 @@ class CityGrid:
 def city_grid() -> CityGrid:
     """A grid over every gazetteer city (all continents, Antarctica included)."""
     return CityGrid(cities())
-
-
-def _fast_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
-    return 2.0 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(h)))

@@ -32,6 +32,7 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Literal
 
+from geocore.sphere import EARTH_RADIUS_KM, central_angle
 from tasks.answers import Answer, clean, coordinate_pair, decide, extract, find_answer, fold, option
 from tasks.records import Parsed
 
@@ -165,9 +166,7 @@ def _valid(lat: float, lon: float) -> bool:
 
 
 def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
-    p1, p2 = math.radians(a[0]), math.radians(b[0])
-    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(b[1] - a[1]) / 2) ** 2
-    return 2 * 6371.0 * math.asin(math.sqrt(min(1.0, h)))
+    return EARTH_RADIUS_KM * central_angle(a[0], a[1], b[0], b[1])
 
 
 def _point_finder(order: str, reference: tuple[float, float] | None,

@@ -1,4 +1,4 @@
-"""geocore.pointsets: true spherical polygon area vs pyproj, box summary, centroids, RDP with margin."""
+"""geocore.pointsets: polygon area and perimeter vs pyproj (sphere), box summary and centroid distances vs geopy."""
 
 from __future__ import annotations
 
@@ -11,28 +11,27 @@ from hypothesis import strategies as st
 from pyproj import Geod
 
 from geocore import pointsets as ps
-from geocore.polygons import rdp, spherical_polygon_area_km2
 
 SPHERE = Geod(a=6_371_000, b=6_371_000)
 
 
-def pyproj_area(v: list[tuple[float, float]]) -> float:
-    return abs(SPHERE.polygon_area_perimeter([p[1] for p in v], [p[0] for p in v])[0]) / 1e6
+def pyproj_area_perimeter(v: list[tuple[float, float]]) -> tuple[float, float]:
+    area_m2, perimeter_m = SPHERE.polygon_area_perimeter([p[1] for p in v], [p[0] for p in v])
+    return abs(area_m2) / 1e6, perimeter_m / 1000.0
 
 
-def test_concave_polygon_area_is_true_where_the_unsigned_fan_overestimates() -> None:
-    # an arrow head: star-shaped from its centre but not from vertex 0
+def test_concave_polygon_area_and_perimeter_match_pyproj() -> None:
+    # an arrow head: star-shaped from its centre but not from vertex 0 (the unsigned fan would overestimate)
     v = [(0.0, 0.0), (2.0, 1.0), (0.0, 2.0), (1.0, 1.0)]
-    assert ps.polygon_area_km2(v) == pytest.approx(pyproj_area(v), rel=1e-6)
-    assert spherical_polygon_area_km2(v) > 1.5 * ps.polygon_area_km2(v)
-    assert ps.polygon_area_km2(list(reversed(v))) == pytest.approx(ps.polygon_area_km2(v), rel=1e-12)
+    assert ps.polygon_area_perimeter_km(v) == pytest.approx(pyproj_area_perimeter(v), rel=1e-6)
+    assert ps.polygon_area_perimeter_km(list(reversed(v))) == pytest.approx(ps.polygon_area_perimeter_km(v), rel=1e-12)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.floats(-60, 60), st.floats(-170, 170), st.floats(0.1, 10), st.integers(3, 8))
 def test_regular_polygons_match_pyproj(lat: float, lon: float, r: float, n: int) -> None:
     v = [(lat + r * math.sin(2 * math.pi * k / n), lon + r * math.cos(2 * math.pi * k / n)) for k in range(n)]
-    assert ps.polygon_area_km2(v) == pytest.approx(pyproj_area(v), rel=1e-6)
+    assert ps.polygon_area_perimeter_km(v) == pytest.approx(pyproj_area_perimeter(v), rel=1e-6)
 
 
 def test_box_summary_and_centroids() -> None:
@@ -43,20 +42,9 @@ def test_box_summary_and_centroids() -> None:
     assert b.diagonal_km == pytest.approx(great_circle((-5, -10), (30, 40), radius=6371).km)
     c, d = ps.centroid_distances_km([(0.0, 179.0), (0.0, -179.0)], "spherical")
     assert abs(abs(c[1]) - 180.0) < 1e-9 and d == pytest.approx([111.19] * 2, abs=0.01)
-    assert ps.point_set_centroid([(0.0, 179.0), (0.0, -179.0)], "arithmetic") == (0.0, 0.0)
+    c, d = ps.centroid_distances_km([(0.0, 179.0), (0.0, -179.0)], "arithmetic")
+    assert c == (0.0, 0.0) and d == pytest.approx([great_circle((0, 0), (0, 179), radius=6371).km] * 2)
     with pytest.raises(ValueError, match="method"):
-        ps.point_set_centroid(pts, "median")  # type: ignore[arg-type]
+        ps.centroid_distances_km(pts, "median")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="vertices"):
-        ps.polygon_area_km2([(0, 0), (1, 1)])
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.floats(44.5, 45.5), st.floats(9.5, 10.5)), min_size=3, max_size=15),
-       st.floats(50, 30_000))
-def test_rdp_with_margin_agrees_with_polygons_rdp(pts: list[tuple[float, float]], eps: float) -> None:
-    kept, margin = ps.rdp_with_margin(pts, eps)
-    assert kept == rdp(pts, eps)
-    m = min(margin, 0.5) * 0.9
-    if m > 1e-6:
-        assert ps.rdp_with_margin(pts, eps * (1 + m))[0] == kept
-        assert ps.rdp_with_margin(pts, eps * (1 - m))[0] == kept
+        ps.polygon_area_perimeter_km([(0, 0), (1, 1)])

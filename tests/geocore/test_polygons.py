@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 from geographiclib.geodesic import Geodesic
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyproj import Geod
 from shapely.geometry import LineString, Point
@@ -24,6 +24,7 @@ from geocore.polygons import (
     point_in_polygon,
     polygon_relation,
     rdp,
+    rdp_with_margin,
     segment_intersection,
     segments_intersect,
     sort_by_angle,
@@ -95,6 +96,9 @@ def test_fan_area_is_exact_only_when_star_shaped_from_vertex_0() -> None:
     # The same ring started at (0, 2), which cannot see (2, 2): the notch is counted in, not out.
     rotated = arrow[2:] + arrow[:2]
     assert spherical_polygon_area_km2(rotated) > 1.1 * abs(area_m2) / 1e6
+    # Signing each fan triangle by its orientation gives the true area from any start, in either orientation.
+    for ring in (arrow, rotated, rotated[::-1]):
+        assert spherical_polygon_area_km2(ring, signed=True) == pytest.approx(abs(area_m2) / 1e6, rel=1e-9)
 
 
 def test_sort_by_angle_restores_a_convex_ring() -> None:
@@ -325,3 +329,15 @@ def test_point_in_polygon_reads_rings_that_are_not_simple_by_the_even_odd_rule()
     region = planar_region(bow_tie)
     assert region.repaired and region.area.area == pytest.approx(0.5)
     assert not planar_region([(0, 0), (0, 1), (1, 1)]).repaired
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.floats(44.5, 45.5), st.floats(9.5, 10.5)), min_size=3, max_size=15),
+       st.floats(50, 30_000))
+def test_rdp_margin_bounds_how_far_epsilon_can_move(pts: list[tuple[float, float]], eps: float) -> None:
+    kept, margin = rdp_with_margin(pts, eps)
+    assert margin > 0
+    m = min(margin, 0.5) * 0.9
+    if m > 1e-6:
+        assert rdp(pts, eps * (1 + m)) == kept
+        assert rdp(pts, eps * (1 - m)) == kept

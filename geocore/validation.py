@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 
 
@@ -55,6 +56,13 @@ def non_negative(value: float, name: str) -> float:
     if x < 0:
         raise ValueError(f"{name} must be >= 0, got {x}")
     return x
+
+
+def integer(value: int, name: str, minimum: int) -> int:
+    """Validate an integer (not a bool) >= ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
 
 
 def points(values: Sequence[Sequence[float]], name: str = "points", min_len: int = 1) -> list[tuple[float, float]]:
