@@ -19,12 +19,14 @@ from typing import Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.http_pool import DEFAULT_MAX_REPLY_BYTES
+from agents.model_call import RetryPolicy
 from agents.models import DEFAULT_MODEL, GenerationSettings
 from agents.tool_agent import AgentLimits
 
 Role = Literal["identity", "operational", "invocation"]
 _GENERATION = GenerationSettings()  # the library defaults are the options' defaults
 _LIMITS = AgentLimits()
+_RETRIES = RetryPolicy()
 
 
 class UsageError(Exception):
@@ -72,8 +74,8 @@ class RunSettings(BaseModel):
                                      role="operational", metavar="NAME")
     call_timeout_s: float = option(_GENERATION.timeout_s, "seconds per model-call attempt; a timeout is retried",
                                    role="operational", flags=("--call-timeout",))
-    max_attempts: int = option(6, "attempts per model call on 429/5xx/timeouts", role="operational")
-    retry_base_delay_s: float = option(1.0, "base backoff in seconds: retry n waits up to base·2^(n-1), or what "
+    max_attempts: int = option(_RETRIES.max_attempts, "attempts per model call on 429/5xx/timeouts", role="operational")
+    retry_base_delay_s: float = option(_RETRIES.base_delay_s, "base backoff in seconds: retry n waits up to base·2^(n-1), or what "
                                        "Retry-After asks", role="operational", flags=("--retry-delay",))
 
 
