@@ -1,5 +1,5 @@
-"""Conditions: how a sample is answered. Registered by name, so a plug-in (entry-point group
-``geogap.conditions``, value: a factory taking the condition string) can add one.
+"""Conditions: how a sample is answered. Registered by name with ``@register_condition(name)`` on a factory that
+takes the condition string; a plug-in module (``geogap`` entry-point group) registers the same way.
 
 Built in:
 
@@ -10,9 +10,10 @@ Built in:
 - ``tools``: the LangGraph agent with the task's own tool sets (see :class:`ToolsCondition` for why not all).
 - ``tools[all]``: the agent with every registered tool set.
 - ``tools[a,b]``: the agent with exactly these tool sets (ablations).
-- ``inject-tz`` / ``replace-city``: knowledge injection (GeoTemp §7): the intrinsic answerer on a variant of
-  the sample whose prompt adds each city's UTC offset / replaces each city by its offset. Samples of tasks
-  without that variant are stored as ``not_applicable``.
+- ``inject-tz`` / ``replace-city``: knowledge injection (GeoTemp §7): the intrinsic answerer on the task's
+  ``inject_tz`` / ``replace_city`` variant (:class:`tasks.registry.Variant`), whose prompt adds each city's UTC
+  offset / replaces each city by its offset. Samples of tasks without that variant are stored as
+  ``not_applicable``.
 
 A condition may transform a sample before it is answered (:meth:`BaseCondition.prepare`); results are always
 stored under the original sample id, so every condition pairs with every other on the same items.
@@ -23,7 +24,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.language_models import BaseChatModel
@@ -32,9 +32,10 @@ from agents.intrinsic import answer_intrinsic
 from agents.model_call import DEFAULT_CALLER, ModelCaller
 from agents.tool_agent import AgentLimits, ToolAgent
 from agents.trace import AgentResult, TraceEvent
+from geocore.registry import Registry, UnknownNameError, plugin_note
 from tasks.base import Task
 from tasks.records import Message, Sample
-from tasks.registry import get_task, task_names
+from tasks.registry import get_task, variant_name
 from tools.registry import get_tools, toolset_names
 
 TOOLS_NOTE = (
@@ -156,10 +157,9 @@ class ToolsCondition(BaseCondition):
 class VariantCondition(BaseCondition):
     """Answer a prompt variant of each sample (knowledge injection) with an inner condition (intrinsic).
 
-    The variant of a sample comes from, in order: the task's ``variant_sample(sample, variant)`` method if it
-    has one (returning None when it has no such variant), else a registered sibling task named
-    ``<task>.<variant>`` whose item with the same split and index has the same gold (GeoTemp's
-    ``geotemp.time_time_place.inject_tz`` is one). Otherwise the sample is not applicable.
+    The variant of a sample is the item with the same split and index of the task's registered variant
+    ``variant`` (:class:`tasks.registry.Variant`; GeoTemp's ``geotemp.time_time_place.inject_tz`` is one), when it
+    has the same gold. Otherwise the sample is not applicable.
     """
 
     def __init__(self, name: str, variant: str, inner: BaseCondition | None = None) -> None:
@@ -169,8 +169,8 @@ class VariantCondition(BaseCondition):
         self._siblings: dict[tuple[str, str, int, int | None], dict[str, Sample]] = {}
 
     def _sibling_samples(self, task: Task, split: str, seed: int) -> tuple[Task, dict[str, Sample]] | None:
-        name = f"{task.name}.{self.variant}"
-        if name not in task_names():
+        name = variant_name(task.name, self.variant)
+        if name is None:
             return None
         size = getattr(task, "size", None)
         sibling = get_task(name, size=size) if size is not None else get_task(name)
@@ -180,12 +180,6 @@ class VariantCondition(BaseCondition):
         return sibling, self._siblings[key]
 
     def prepare(self, sample: Sample, task: Task, ctx: AnswerContext) -> tuple[Sample, Task]:
-        make = getattr(task, "variant_sample", None)
-        if callable(make):
-            variant = make(sample, self.variant)
-            if variant is None:
-                raise NotApplicable(f"{task.name} has no {self.variant!r} variant of {sample.id}")
-            return variant, task
         found = self._sibling_samples(task, sample.split, ctx.seed)
         if found is None or not sample.id.startswith(task.name + "/"):
             raise NotApplicable(f"task {task.name} has no {self.variant!r} variant")
@@ -200,37 +194,62 @@ class VariantCondition(BaseCondition):
 
 
 ConditionFactory = Callable[[str], Condition]
-_REGISTRY: dict[str, ConditionFactory] = {
-    "intrinsic": lambda _: IntrinsicCondition(),
-    "note-only": lambda _: NoteOnlyCondition(),
-    "tools": lambda _: ToolsCondition(),
-    "inject-tz": lambda name: VariantCondition(name, "inject_tz"),
-    "replace-city": lambda name: VariantCondition(name, "replace_city"),
-}
+"""Makes a condition from its full condition string (with any ``[...]`` arguments)."""
+
+BUILTIN_MODULES: tuple[str, ...] = ()
+"""Modules of further built-in conditions (beside this one's), imported on the first lookup."""
+
+CONDITIONS: Registry[ConditionFactory] = Registry("condition", BUILTIN_MODULES)
 _PARAM = re.compile(r"^(?P<base>[a-z0-9_-]+)\[(?P<args>[^\]]*)\]$")
 
 
-class UnknownConditionError(KeyError):
-    def __str__(self) -> str:
-        return str(self.args[0])
+class UnknownConditionError(UnknownNameError):
+    """A condition that is not registered, or ``tools[...]`` with bad arguments."""
 
 
-def register_condition(name: str, factory: ConditionFactory) -> None:
-    """Add a condition; ``factory`` gets the full condition string (with any ``[...]`` arguments)."""
-    _REGISTRY[name] = factory
+def register_condition(name: str) -> Callable[[ConditionFactory], ConditionFactory]:
+    """Decorator: register a condition factory under ``name``; a name registered twice is refused."""
+    return CONDITIONS.register(name)
 
 
-_plugins_loaded = False
+@register_condition("intrinsic")
+def intrinsic(spec: str) -> Condition:
+    return IntrinsicCondition()
+
+
+@register_condition("note-only")
+def note_only(spec: str) -> Condition:
+    return NoteOnlyCondition()
+
+
+@register_condition("tools")
+def tools(spec: str) -> Condition:
+    """``tools`` (the task's own tool sets), ``tools[all]`` or ``tools[a,b]``."""
+    m = _PARAM.match(spec)
+    if not m:
+        return ToolsCondition()
+    sets = tuple(s.strip() for s in m.group("args").split(",") if s.strip())
+    if not sets:
+        raise UnknownConditionError(f"condition {spec!r} names no tool sets; e.g. tools[geodesy] or tools[all]")
+    if ALL_TOOLSETS in sets and len(sets) > 1:
+        raise UnknownConditionError(f"condition {spec!r}: 'all' cannot be combined with other tool sets")
+    return ToolsCondition(sets)
+
+
+@register_condition("inject-tz")
+def inject_tz(spec: str) -> Condition:
+    return VariantCondition(spec, "inject_tz")
+
+
+@register_condition("replace-city")
+def replace_city(spec: str) -> Condition:
+    return VariantCondition(spec, "replace_city")
 
 
 def condition_names() -> list[str]:
-    global _plugins_loaded
-    if not _plugins_loaded:
-        for ep in entry_points(group="geogap.conditions"):
-            _REGISTRY.setdefault(ep.name, ep.load())
-        _plugins_loaded = True
+    """The registered conditions, the tool agent's forms first."""
     first = ["intrinsic", "tools", "tools[all]", "tools[set1,set2]"]
-    return first + sorted(n for n in _REGISTRY if n not in first)
+    return first + [n for n in CONDITIONS.names() if n not in first]
 
 
 def split_conditions(text: str) -> list[str]:
@@ -249,16 +268,10 @@ def split_conditions(text: str) -> list[str]:
 
 def get_condition(spec: str) -> Condition:
     """Resolve ``intrinsic``, ``tools``, ``tools[all]``, ``tools[geodesy,gazetteer]`` or a registered name."""
-    names = condition_names()
     spec = spec.strip()
     m = _PARAM.match(spec)
-    if m and m.group("base") == "tools":
-        sets = tuple(s.strip() for s in m.group("args").split(",") if s.strip())
-        if not sets:
-            raise UnknownConditionError(f"condition {spec!r} names no tool sets; e.g. tools[geodesy] or tools[all]")
-        if ALL_TOOLSETS in sets and len(sets) > 1:
-            raise UnknownConditionError(f"condition {spec!r}: 'all' cannot be combined with other tool sets")
-        return ToolsCondition(sets)
-    if spec in _REGISTRY:
-        return _REGISTRY[spec](spec)
-    raise UnknownConditionError(f"unknown condition {spec!r}; valid conditions: {', '.join(names)}")
+    name = "tools" if m and m.group("base") == "tools" else spec
+    if name not in CONDITIONS:
+        raise UnknownConditionError(f"unknown condition {spec!r}; valid conditions: {', '.join(condition_names())}"
+                                    f"{plugin_note()}")
+    return CONDITIONS.get(name)(spec)

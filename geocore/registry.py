@@ -52,6 +52,13 @@ def load_plugins() -> list[str]:
     return list(_plugin_errors)
 
 
+def plugin_note() -> str:
+    """`` (plug-in ... failed to load: ...)`` naming every broken plug-in, or ``""``: the suffix of every
+    unknown-name message, so a name a broken plug-in would have provided is explained the same way everywhere."""
+    broken = "; ".join(load_plugins())
+    return f" ({broken})" if broken else ""
+
+
 class Registry(Generic[T]):
     """Factories of one kind (``"task"``, ``"tool set"``, …) by name; built-ins imported on first use."""
 
@@ -97,9 +104,8 @@ class Registry(Generic[T]):
         """The factory registered under ``name``; ``UnknownNameError`` lists the valid names and broken plug-ins."""
         self._load()
         if name not in self._entries:
-            broken = "; ".join(_plugin_errors)
             raise UnknownNameError(f"unknown {self.kind} {name!r}; valid: {', '.join(sorted(self._entries))}"
-                                   + (f" ({broken})" if broken else ""))
+                                   + plugin_note())
         return self._entries[name]
 
     def errors(self) -> list[str]:

@@ -2,9 +2,9 @@
 
 from tasks.base import GeneratedTask, Task
 from tasks.records import Message, Parsed, Sample, Score
-from tasks.registry import get_task, register_task, resolve_tasks, task_names
+from tasks.registry import Variant, get_task, register_task, resolve_tasks, task_names
 
 __all__ = [
-    "GeneratedTask", "Message", "Parsed", "Sample", "Score", "Task",
+    "GeneratedTask", "Message", "Parsed", "Sample", "Score", "Task", "Variant",
     "get_task", "register_task", "resolve_tasks", "task_names",
 ]

@@ -34,14 +34,15 @@ class GeneratedTask:
     """Base for synthetic tasks: generate ``size`` items with a seed, split 60/10/30 deterministically.
 
     Subclasses implement :meth:`generate` (all items for a seed, in order) and :meth:`parse` / :meth:`score`.
-    An item's split is a function of its identity only (:attr:`split_key` and its index, see :meth:`split_of`),
+    An item's split is a function of its identity only (:attr:`item_key` and its index, see :meth:`split_of`),
     so item i is in the same split at every ``--size``; ids carry the index, so they never overlap across splits.
     """
 
     name: ClassVar[str]
+    """Set by :func:`tasks.registry.register_task`."""
     family: ClassVar[str]
-    split_key: ClassVar[str | None] = None
-    """The identity items are split under (default: the task name); variants of one item set share it."""
+    base_name: ClassVar[str | None] = None
+    """The task this one is a variant of (:class:`tasks.registry.Variant`), None for a base task."""
     toolsets: ClassVar[tuple[str, ...]] = ()
     default_size: ClassVar[int] = 200
     paper_size: ClassVar[int] = 3400
@@ -58,12 +59,17 @@ class GeneratedTask:
     def score(self, parsed: Parsed, sample: Sample) -> Score:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    @property
+    def item_key(self) -> str:
+        """The identity items are drawn and split under: the base task's name, shared by its variants."""
+        return self.base_name or self.name
+
     def split_of(self, index: int) -> Split:
         """The split of item ``index``, whatever the size: within each block of 10 consecutive indices a stable
         hash of (split key, block) orders the 10 items, and the first 6 are train, the next dev, the last 3 test.
         So every size that is a multiple of 10 splits exactly 60/10/30, every size >= 10 has all three splits,
         and the cut does not follow any cycle the generator uses (difficulty, noise, quantity)."""
-        return _block_splits(self.split_key or self.name, index // SPLIT_BLOCK)[index % SPLIT_BLOCK]
+        return _block_splits(self.item_key, index // SPLIT_BLOCK)[index % SPLIT_BLOCK]
 
     def sample_id(self, split: Split, index: int) -> str:
         return f"{self.name}/{split}/{index:05d}"

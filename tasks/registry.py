@@ -1,63 +1,82 @@
-"""Task registry: ``@register_task`` classes, built-in families imported lazily, plug-ins by entry point.
+"""Task registry: ``@register_task(name)`` classes and their declared variants, on :class:`geocore.registry.Registry`.
 
-A family module registers its tasks when imported. Built-in families are listed in ``BUILTIN_FAMILIES`` and
-imported only when a name is resolved or listed; third-party families register through the ``geogap.tasks``
-entry-point group (the entry point's value is a module to import, or a task class).
+A family module registers its tasks when imported; built-in families (``BUILTIN_FAMILIES``) are imported on the
+first lookup, plug-in families when their module is loaded from the ``geogap`` entry-point group. The decorator
+writes the task's name onto the class, so a task states its name once.
+
+A variant is the one way to offer another form of a task's items (another prompt style, a coarser scoring
+level, knowledge injected into the prompt): :class:`Variant` names a suffix and the class attributes it sets
+otherwise, and is declared in the base task's decorator. It is registered as ``<base>.<suffix>`` and draws and
+splits the base task's items (its ``base_name`` is the base task's name), so its samples pair with the base's by index.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import importlib
-from collections.abc import Callable
-from importlib.metadata import entry_points
-from typing import TypeVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
+from geocore.registry import Registry, UnknownNameError, plugin_note
 from tasks.base import Task
 
 BUILTIN_FAMILIES: tuple[str, ...] = ("tasks.gpsbench", "tasks.geotemp", "tasks.stbench", "tasks.gtr")
-ENTRY_POINT_GROUP = "geogap.tasks"
 
-_FACTORIES: dict[str, Callable[..., Task]] = {}
-_loaded = False
+TASKS: Registry[Callable[..., Task]] = Registry("task", BUILTIN_FAMILIES)
+_VARIANTS: dict[tuple[str, str], str] = {}
+"""(base task, variant suffix) -> the variant's task name."""
 
-T = TypeVar("T")
+C = TypeVar("C", bound=type)
 
 
-class UnknownTaskError(KeyError):
+class UnknownTaskError(UnknownNameError):
     """Raised when a task name or pattern matches nothing; the message lists the valid names."""
 
-    def __str__(self) -> str:
-        return str(self.args[0])
+
+@dataclass(frozen=True)
+class Variant:
+    """Another form of a task's items: the base task class with ``overrides`` (class attributes it already
+    declares, same types) set otherwise, registered as ``<base>.<suffix>``."""
+
+    suffix: str
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    doc: str = ""
+    """Appended to the base task's docstring."""
 
 
-def register_task(name: str) -> Callable[[T], T]:
-    """Class decorator: register a task factory under ``name`` (``family.task``)."""
+def _variant_class(base: type, base_name: str, variant: Variant) -> type:
+    name = f"{base_name}.{variant.suffix}"
+    for attr, value in variant.overrides.items():
+        default = getattr(base, attr, None)
+        if default is None or callable(default) or not isinstance(value, type(default)):
+            raise TypeError(f"variant {name!r}: {attr}={value!r} does not override a {base.__name__} attribute "
+                            f"of the same type")
+    suffix = "".join(part.title() for part in variant.suffix.split("_"))
+    return type(base.__name__ + suffix, (base,), {
+        **variant.overrides, "name": name, "base_name": base_name, "__module__": base.__module__,
+        "__doc__": " ".join(filter(None, (base.__doc__, variant.doc))),
+    })
 
-    def deco(factory: T) -> T:
-        _FACTORIES[name] = factory  # type: ignore[assignment]
-        return factory
+
+def register_task(name: str, variants: tuple[Variant, ...] = ()) -> Callable[[C], C]:
+    """Class decorator: register the task ``name`` (``family.task``, set as the class's ``name``) and each of
+    its ``variants`` as ``name.<suffix>``; a name registered twice is refused."""
+
+    def deco(cls: C) -> C:
+        TASKS.add(name, cls)
+        cls.name = name  # type: ignore[attr-defined]
+        for variant in variants:
+            sub = _variant_class(cls, name, variant)
+            TASKS.add(sub.name, sub)  # type: ignore[attr-defined]
+            _VARIANTS[(name, variant.suffix)] = sub.name  # type: ignore[attr-defined]
+        return cls
 
     return deco
 
 
-def _load_all() -> None:
-    global _loaded
-    if _loaded:
-        return
-    for module in BUILTIN_FAMILIES:
-        importlib.import_module(module)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        obj = ep.load()
-        if isinstance(obj, type) and getattr(obj, "name", None):
-            _FACTORIES.setdefault(obj.name, obj)
-    _loaded = True
-
-
 def task_names() -> list[str]:
     """All registered task names, sorted."""
-    _load_all()
-    return sorted(_FACTORIES)
+    return TASKS.names()
 
 
 def resolve_tasks(patterns: list[str]) -> list[str]:
@@ -69,14 +88,19 @@ def resolve_tasks(patterns: list[str]) -> list[str]:
             [pattern] if pattern in names else []
         )
         if not matched:
-            raise UnknownTaskError(f"unknown task {pattern!r}; valid tasks: {', '.join(names)}")
+            raise UnknownTaskError(f"unknown task {pattern!r}; valid tasks: {', '.join(names)}{plugin_note()}")
         out.extend(m for m in matched if m not in out)
     return out
 
 
 def get_task(name: str, **kwargs: object) -> Task:
     """Instantiate the task registered under ``name``."""
-    _load_all()
-    if name not in _FACTORIES:
-        raise UnknownTaskError(f"unknown task {name!r}; valid tasks: {', '.join(sorted(_FACTORIES))}")
-    return _FACTORIES[name](**kwargs)
+    if name not in TASKS:
+        raise UnknownTaskError(f"unknown task {name!r}; valid tasks: {', '.join(TASKS.names())}{plugin_note()}")
+    return TASKS.get(name)(**kwargs)
+
+
+def variant_name(name: str, suffix: str) -> str | None:
+    """The task name of the variant ``suffix`` declared by task ``name``, or None when it declares none."""
+    TASKS.names()
+    return _VARIANTS.get((name, suffix))

@@ -1,87 +1,69 @@
-"""Tool-set registry: ``@toolset`` factories, built-ins imported lazily, plug-ins via ``geogap.toolsets``.
+"""Tool-set registry: ``@toolset(name)`` factories on :class:`geocore.registry.Registry`.
 
-A tool set is a named factory returning LangChain tools. Built-in modules listed in ``BUILTIN_MODULES`` are
-imported when a name is resolved or listed. A plug-in package declares an entry point in the
-``geogap.toolsets`` group whose value is a zero-argument factory returning a list of tools; the entry point's
-name is the tool set's name.
+A tool set is a named zero-argument factory returning LangChain tools. Built-in modules (``BUILTIN_MODULES``) are
+imported on the first lookup; a plug-in package registers its tool sets with the same decorator in the module its
+``geogap`` entry point names (see docs/extending.md).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from importlib.metadata import entry_points
+from typing import NamedTuple
 
 from langchain_core.tools import BaseTool
 
-BUILTIN_MODULES: tuple[str, ...] = ("tools.geodesy", "tools.timezone", "tools.gazetteer", "tools.projections", "tools.shapes", "tools.geometry", "tools.trajectory", "tools.graph")
-ENTRY_POINT_GROUP = "geogap.toolsets"
+from geocore.registry import ENTRY_POINT_GROUP, Registry, UnknownNameError, plugin_note
+
+BUILTIN_MODULES: tuple[str, ...] = ("tools.geodesy", "tools.timezone", "tools.gazetteer", "tools.projections",
+                                   "tools.shapes", "tools.geometry", "tools.trajectory", "tools.graph")
 
 ToolsetFactory = Callable[[], list[BaseTool]]
-_FACTORIES: dict[str, ToolsetFactory] = {}
-_DESCRIPTIONS: dict[str, str] = {}
-_loaded = False
 
 
-class UnknownToolsetError(KeyError):
+class Toolset(NamedTuple):
+    """A registered tool set: its factory and a one-line description."""
+
+    factory: ToolsetFactory
+    description: str
+
+
+TOOLSETS: Registry[Toolset] = Registry("tool set", BUILTIN_MODULES)
+
+
+class UnknownToolsetError(UnknownNameError):
     """A tool set name that is neither built in nor installed; the message lists what is available."""
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 def toolset(name: str, description: str = "") -> Callable[[ToolsetFactory], ToolsetFactory]:
-    """Decorator: register ``factory`` as the tool set ``name``."""
+    """Decorator: register ``factory`` as the tool set ``name`` (described by ``description`` or its docstring's
+    first line); a name registered twice is refused."""
 
     def deco(factory: ToolsetFactory) -> ToolsetFactory:
-        _FACTORIES[name] = factory
-        _DESCRIPTIONS[name] = description or _first_line(factory.__doc__)
+        TOOLSETS.add(name, Toolset(factory, description or (factory.__doc__ or "").strip().split("\n")[0]))
         return factory
 
     return deco
 
 
-def _first_line(doc: str | None) -> str:
-    return (doc or "").strip().split("\n")[0]
-
-
-def _load() -> None:
-    global _loaded
-    if _loaded:
-        return
-    for module in BUILTIN_MODULES:
-        importlib.import_module(module)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            factory = ep.load()
-        except Exception as exc:  # a broken plug-in must not take the product down
-            _DESCRIPTIONS[ep.name] = f"unavailable: {exc}"
-            continue
-        _FACTORIES.setdefault(ep.name, factory)
-        _DESCRIPTIONS.setdefault(ep.name, _first_line(factory.__doc__))
-    _loaded = True
-
-
 def toolset_names() -> list[str]:
     """Names of all available tool sets."""
-    _load()
-    return sorted(_FACTORIES)
+    return TOOLSETS.names()
 
 
 def describe_toolsets() -> dict[str, str]:
-    _load()
-    return {n: _DESCRIPTIONS.get(n, "") for n in sorted(_FACTORIES)}
+    """Each available tool set's one-line description, by name."""
+    return {n: TOOLSETS.get(n).description for n in TOOLSETS.names()}
 
 
 def get_toolset(name: str) -> list[BaseTool]:
     """The tools of one tool set."""
-    _load()
-    if name not in _FACTORIES:
+    if name not in TOOLSETS:
         raise UnknownToolsetError(
-            f"tool set {name!r} is not available (not built in and no installed plug-in registers it under the "
-            f"'{ENTRY_POINT_GROUP}' entry point); available: {', '.join(sorted(_FACTORIES)) or 'none'}"
+            f"tool set {name!r} is not available (not built in and no installed plug-in registers it; plug-ins are "
+            f"loaded from the '{ENTRY_POINT_GROUP}' entry-point group); available: "
+            f"{', '.join(TOOLSETS.names()) or 'none'}{plugin_note()}"
         )
-    return list(_FACTORIES[name]())
+    return list(TOOLSETS.get(name).factory())
 
 
 def get_tools(names: list[str]) -> list[BaseTool]:

@@ -9,4 +9,4 @@ time-zone probe ``geotemp.tz_probe`` (§6.4). All use the ``timezone`` tool set.
 measures both against the labelled replies in ``data/labelled_answers.jsonl``.
 """
 
-from tasks.geotemp import probe, styles, timetasks  # noqa: F401  (register the tasks)
+from tasks.geotemp import probe, timetasks  # noqa: F401  (register the tasks)

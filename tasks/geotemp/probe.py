@@ -73,7 +73,6 @@ def parse_offset_minutes(text: str) -> list[int]:
 class TimeZoneProbeTask(GeneratedTask):
     """The UTC offset of a location's time zone (knowledge probe, no time arithmetic)."""
 
-    name = "geotemp.tz_probe"
     family = "geotemp"
     toolsets = ("timezone",)
     default_size = len(locations())

@@ -9,63 +9,44 @@ limited run always holds whole items, as the per-item majority vote (:mod:`evals
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tasks.geotemp.timetasks import (
-    GeoTempTimeTask,
-    TimePlaceTask,
-    TimeTimePlaceTask,
-    TimeTimeTask,
-    VerificationTask,
-)
 from tasks.records import SPLITS, Sample, Split
-from tasks.registry import register_task
+from tasks.registry import Variant
 
-STYLE_SUFFIX = ".styles"
+if TYPE_CHECKING:
+    from tasks.geotemp.timetasks import GeoTempTimeTask
 
-
-class AllStylesMixin:
-    """Turns a GeoTemp time task into its all-styles form (mixed in before the base class)."""
-
-    def _styled(self: GeoTempTimeTask, i: int, size: int, *item: Any) -> list[Sample]:  # type: ignore[misc]
-        out = []
-        for style in self.styles:
-            s = self._sample(i, size, *item, style)
-            styled = f"{self.name}[{style}]/{s.id.removeprefix(self.name + '/')}"
-            out.append(s.model_copy(update={"id": styled, "meta": {**s.meta, "item": s.id}}))
-        return out
-
-    def generate(self: GeoTempTimeTask, seed: int, size: int) -> list[Sample]:  # type: ignore[misc]
-        return [s for i, *item in self.items(seed, size) for s in self._styled(i, size, *item)]  # type: ignore[attr-defined]
-
-    def samples(self: GeoTempTimeTask, *, split: Split = "test", limit: int | None = None,  # type: ignore[misc]
-                seed: int = 42) -> list[Sample]:
-        """The split's samples, all styles of each item; ``limit`` is a number of items. Only the items returned
-        are rendered (drawing stops after the last), so a limited run at paper size starts at once."""
-        if split not in SPLITS:
-            raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
-        out: list[Sample] = []
-        taken = 0
-        for i, *item in self.items(seed, self.size):
-            if limit is not None and taken >= limit:
-                break
-            if self.split_of(i) == split:
-                out += self._styled(i, self.size, *item)  # type: ignore[attr-defined]
-                taken += 1
-        return out
+ALL_STYLES = Variant("styles", {"all_styles": True}, "Each item in all three instruction styles (the paper's protocol).")
+"""The ``.styles`` variant of a time template."""
 
 
-def _all_styles(base: type[GeoTempTimeTask]) -> type[GeoTempTimeTask]:
-    name = base.name + STYLE_SUFFIX
-    cls = type(base.__name__ + "AllStyles", (AllStylesMixin, base), {
-        "name": name, "split_key": base.split_key or base.name, "__module__": __name__,
-        "__doc__": f"{base.__doc__} Each item in all three instruction styles (the paper's protocol).",
-    })
-    register_task(name)(cls)
-    return cls
+def styled(task: GeoTempTimeTask, i: int, size: int, *item: Any) -> list[Sample]:
+    """Item ``i`` in each of the task's styles, ids ``<name>[<style>]/<split>/<index>``."""
+    out = []
+    for style in task.styles:
+        s = task.sample_of(i, size, *item, style)
+        styled_id = f"{task.name}[{style}]/{s.id.removeprefix(task.name + '/')}"
+        out.append(s.model_copy(update={"id": styled_id, "meta": {**s.meta, "item": s.id}}))
+    return out
 
 
-ALL_STYLES_TASKS: dict[str, type[GeoTempTimeTask]] = {
-    base.name: _all_styles(base) for base in (VerificationTask, TimeTimeTask, TimePlaceTask, TimeTimePlaceTask)
-}
-"""Base task name -> its all-styles class."""
+def all_styles_generate(task: GeoTempTimeTask, seed: int, size: int) -> list[Sample]:
+    """Every item in every style."""
+    return [s for i, *item in task.items(seed, size) for s in styled(task, i, size, *item)]
+
+
+def all_styles_samples(task: GeoTempTimeTask, split: Split, limit: int | None, seed: int) -> list[Sample]:
+    """The split's samples, all styles of each item; ``limit`` is a number of items. Only the items returned
+    are rendered (drawing stops after the last), so a limited run at paper size starts at once."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
+    out: list[Sample] = []
+    taken = 0
+    for i, *item in task.items(seed, task.size):
+        if limit is not None and taken >= limit:
+            break
+        if task.split_of(i) == split:
+            out += styled(task, i, task.size, *item)
+            taken += 1
+    return out

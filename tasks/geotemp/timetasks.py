@@ -26,9 +26,10 @@ from tasks.base import GeneratedTask, stable_seed
 from tasks.geotemp.extract import extract_time_answer
 from tasks.geotemp.judge import judge_time
 from tasks.geotemp.locations import Location, pair, pair_count
+from tasks.geotemp.styles import ALL_STYLES, all_styles_generate, all_styles_samples
 from tasks.geotemp.templates import STYLES, TIME_SYSTEM_PROMPT, clock, time_prompt, weekday_name
-from tasks.records import Message, Parsed, Sample, Score
-from tasks.registry import register_task
+from tasks.records import Message, Parsed, Sample, Score, Split
+from tasks.registry import Variant, register_task
 
 DEFAULT_YEAR = 2023
 _SYSTEM = Message(role="system", content=TIME_SYSTEM_PROMPT)
@@ -96,6 +97,10 @@ class GeoTempTimeTask(GeneratedTask):
     paper_size = pair_count()
     kind: ClassVar[str]
     variant: ClassVar[str] = "plain"
+    """How the prompt names the places: ``plain`` (cities), ``inject_tz`` (each city with its UTC offset) or
+    ``replace_city`` (offsets alone); the knowledge-injection variants of §7 set it."""
+    all_styles: ClassVar[bool] = False
+    """Each item in every style (the ``.styles`` variant, :mod:`tasks.geotemp.styles`)."""
     uses_hours: ClassVar[bool] = False
     uses_l2: ClassVar[bool] = False
 
@@ -110,6 +115,10 @@ class GeoTempTimeTask(GeneratedTask):
         self.styles = tuple(styles)
 
     def _place_texts(self, l1: Location, l2: Location, start: datetime, target: datetime) -> tuple[str, str]:
+        if self.variant == "inject_tz":  # l1's offset at the start time, l2's at the asked time
+            return f"{l1.label} (time zone {offset_text(start)})", f"{l2.label} (time zone {offset_text(target)})"
+        if self.variant == "replace_city":
+            return f"the {offset_text(start)} time zone", f"the {offset_text(target)} time zone"
         return l1.label, l2.label
 
     def items(self, seed: int, size: int) -> Iterator[tuple[int, Location, Location, datetime, int | None]]:
@@ -126,11 +135,19 @@ class GeoTempTimeTask(GeneratedTask):
             yield i, l1, l2, start, hours
 
     def generate(self, seed: int, size: int) -> list[Sample]:
-        return [self._sample(i, size, l1, l2, start, hours, self.styles[i % len(self.styles)])
+        if self.all_styles:
+            return all_styles_generate(self, seed, size)
+        return [self.sample_of(i, size, l1, l2, start, hours, self.styles[i % len(self.styles)])
                 for i, l1, l2, start, hours in self.items(seed, size)]
 
-    def _sample(self, i: int, size: int, l1: Location, l2: Location, start: datetime, hours: int | None,
-                style: str) -> Sample:
+    def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample]:
+        if self.all_styles:
+            return all_styles_samples(self, split, limit, seed)
+        return super().samples(split=split, limit=limit, seed=seed)
+
+    def sample_of(self, i: int, size: int, l1: Location, l2: Location, start: datetime, hours: int | None,
+                  style: str) -> Sample:
+        """Item ``i`` in one instruction style."""
         target_place = l2 if self.uses_l2 else l1
         tz = get_zone(target_place.zone)
         later = start.astimezone(UTC) + timedelta(hours=hours or 0)
@@ -187,61 +204,38 @@ class GeoTempTimeTask(GeneratedTask):
         return judge_time(parsed, sample.target, sample.payload["start"])
 
 
-@register_task("geotemp.verification")
+@register_task("geotemp.verification", variants=(ALL_STYLES,))
 class VerificationTask(GeoTempTimeTask):
     """Verification: the time now at l1, as the prompt gave it."""
 
-    name = "geotemp.verification"
     kind = "verification"
 
 
-@register_task("geotemp.time_time")
+@register_task("geotemp.time_time", variants=(ALL_STYLES,))
 class TimeTimeTask(GeoTempTimeTask):
     """TimeTime: the time at l1 in x hours (temporal reasoning only)."""
 
-    name = "geotemp.time_time"
     kind = "time_time"
     uses_hours = True
 
 
-@register_task("geotemp.time_place")
+@register_task("geotemp.time_place", variants=(ALL_STYLES,))
 class TimePlaceTask(GeoTempTimeTask):
     """TimePlace: the time now at l2 (needs both zones)."""
 
-    name = "geotemp.time_place"
     kind = "time_place"
     uses_l2 = True
 
 
-@register_task("geotemp.time_time_place")
+@register_task("geotemp.time_time_place", variants=(
+    Variant("inject_tz", {"variant": "inject_tz"}, 'Each city with its UTC offset beside it ("add time zone", §7).'),
+    Variant("replace_city", {"variant": "replace_city"}, 'Each city replaced by its UTC offset ("replace by time '
+                                                           'zone", §7).'),
+    ALL_STYLES,
+))
 class TimeTimePlaceTask(GeoTempTimeTask):
     """TimeTimePlace: the time at l2 in x hours."""
 
-    name = "geotemp.time_time_place"
-    split_key = "geotemp.time_time_place"  # shared with the inject_tz and replace_city variants (same items)
     kind = "time_time_place"
     uses_hours = True
     uses_l2 = True
-
-
-@register_task("geotemp.time_time_place.inject_tz")
-class TimeTimePlaceInjectTzTask(TimeTimePlaceTask):
-    """TimeTimePlace with each city's UTC offset added beside it ("add time zone", §7): l1's offset at the
-    start time, l2's offset at the asked time."""
-
-    name = "geotemp.time_time_place.inject_tz"
-    variant = "inject_tz"
-
-    def _place_texts(self, l1: Location, l2: Location, start: datetime, target: datetime) -> tuple[str, str]:
-        return f"{l1.label} (time zone {offset_text(start)})", f"{l2.label} (time zone {offset_text(target)})"
-
-
-@register_task("geotemp.time_time_place.replace_city")
-class TimeTimePlaceReplaceCityTask(TimeTimePlaceTask):
-    """TimeTimePlace with each city replaced by its UTC offset ("replace by time zone", §7)."""
-
-    name = "geotemp.time_time_place.replace_city"
-    variant = "replace_city"
-
-    def _place_texts(self, l1: Location, l2: Location, start: datetime, target: datetime) -> tuple[str, str]:
-        return f"the {offset_text(start)} time zone", f"the {offset_text(target)} time zone"

@@ -27,7 +27,6 @@ TEMPLATE = (
 
 @register_task("gpsbench.bearing")
 class BearingTask(GpsTask):
-    name = "gpsbench.bearing"
     toolsets = ("geodesy",)
 
     def generate(self, seed: int, size: int) -> list[Sample]:

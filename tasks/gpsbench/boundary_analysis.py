@@ -88,7 +88,6 @@ def continent_claims(block: str, names: list[str]) -> dict[str, list[str]]:
 
 @register_task("gpsbench.boundary_analysis")
 class BoundaryAnalysisTask(GpsTask):
-    name = "gpsbench.boundary_analysis"
     track = "applied"
     toolsets = ("gazetteer",)
 

@@ -53,7 +53,6 @@ def diagonal_tolerance_km(gold: float) -> float:
 
 @register_task("gpsbench.bounding_box")
 class BoundingBoxTask(GpsTask):
-    name = "gpsbench.bounding_box"
     toolsets = ("shapes",)
 
     def generate(self, seed: int, size: int) -> list[Sample]:

@@ -25,7 +25,7 @@ class GpsTask(GeneratedTask):
     paper_size = 3400
 
     def rng(self, seed: int) -> random.Random:
-        return random.Random(stable_seed(self.name, seed))
+        return random.Random(stable_seed(self.item_key, seed))
 
     def make(self, i: int, size: int, prompt: str, target: Any, payload: dict[str, Any], meta: dict[str, Any],
              choices: Sequence[str] | None = None) -> Sample:

@@ -44,7 +44,6 @@ TEMPLATES = {
 
 @register_task("gpsbench.coordinate_transformation")
 class CoordinateTransformationTask(GpsTask):
-    name = "gpsbench.coordinate_transformation"
     toolsets = ("projections",)
 
     def generate(self, seed: int, size: int) -> list[Sample]:

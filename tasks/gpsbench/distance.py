@@ -34,7 +34,6 @@ def tolerance_km(gold_km: float) -> float:
 
 @register_task("gpsbench.distance")
 class DistanceTask(GeneratedTask):
-    name = "gpsbench.distance"
     family = "gpsbench"
     toolsets = ("geodesy",)
     default_size = 200

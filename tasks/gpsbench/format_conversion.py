@@ -37,7 +37,6 @@ def dms_shown_value(x: float) -> float:
 
 @register_task("gpsbench.format_conversion")
 class FormatConversionTask(GpsTask):
-    name = "gpsbench.format_conversion"
     toolsets = ("projections",)
 
     def generate(self, seed: int, size: int) -> list[Sample]:

@@ -28,7 +28,6 @@ TEMPLATE = (
 
 @register_task("gpsbench.interpolation")
 class InterpolationTask(GpsTask):
-    name = "gpsbench.interpolation"
     toolsets = ("geodesy",)
 
     def generate(self, seed: int, size: int) -> list[Sample]:

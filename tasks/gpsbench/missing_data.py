@@ -49,7 +49,6 @@ def _ambiguous(city: City, missing: str) -> bool:
 
 @register_task("gpsbench.missing_data")
 class MissingDataTask(GpsTask):
-    name = "gpsbench.missing_data"
     track = "applied"
     toolsets = ("gazetteer",)
 

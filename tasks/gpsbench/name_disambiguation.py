@@ -66,7 +66,6 @@ def option_aliases(cities: Sequence[City]) -> list[list[str]]:
 
 @register_task("gpsbench.name_disambiguation")
 class NameDisambiguationTask(GpsTask):
-    name = "gpsbench.name_disambiguation"
     track = "applied"
     toolsets = ("gazetteer",)
 

@@ -20,17 +20,16 @@ registered as ``gpsbench.place_association.country`` and ``gpsbench.place_associ
 from __future__ import annotations
 
 import math
-import random
 import re
 from functools import cache
+from typing import ClassVar
 
 from geocore.gazetteer import City, admin1_name, country_code, find_city
 from tasks.answers import decide, extract, fold, is_refusal
-from tasks.base import stable_seed
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.sampling import cities_by_continent, city_grid, pick_continent
 from tasks.records import Parsed, Sample, Score
-from tasks.registry import register_task
+from tasks.registry import Variant, register_task
 
 SIGMAS_M: tuple[int, ...] = (0, 10, 50, 100, 500, 1000)
 DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
@@ -96,12 +95,17 @@ def parse_place(segment: str) -> Parsed:
     return Parsed.success(segment, list(alternatives[0]))
 
 
-@register_task("gpsbench.place_association")
+@register_task("gpsbench.place_association", variants=(
+    Variant("country", {"level": "country"}, "Scored at the country level (Table 8)."),
+    Variant("admin1", {"level": "admin1"}, "Scored at the first-level division (Table 8)."),
+))
 class PlaceAssociationTask(GpsTask):
-    name = "gpsbench.place_association"
-    split_key = "gpsbench.place_association"  # shared with the country and admin-1 variants (same items)
+    """The place at noisy coordinates; scored at the city level, or coarser in the ``country`` and ``admin1``
+    variants (the same items, the paper's Table 8)."""
+
     track = "applied"
     toolsets = ("gazetteer",)
+    level: ClassVar[str] = "city"
 
     def generate(self, seed: int, size: int) -> list[Sample]:
         rng = self.rng(seed)
@@ -179,36 +183,9 @@ class PlaceAssociationTask(GpsTask):
         if not parsed.ok:
             return failed(parsed)
         lv = self.levels(parsed, sample)
+        if self.level != "city":
+            return graded(lv[self.level], None, None, f"{self.level}-level: answer {', '.join(parsed.value)!r}; "
+                                                      f"gold {sample.target['name']}, {sample.target['country']}")
         marks = ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in lv.items())
         return graded(lv["city"], None, None, f"answer {', '.join(parsed.value)!r}; gold {sample.target['name']}, "
                                             f"{sample.target['country']}; levels: {marks}")
-
-
-
-class _PlaceAssociationAtLevel(PlaceAssociationTask):
-    """The items of ``gpsbench.place_association`` (drawn under its name, so prompts and gold are identical),
-    scored at a coarser level of the paper's Table 8."""
-
-    level: str = "city"
-
-    def rng(self, seed: int) -> random.Random:
-        return random.Random(stable_seed(PlaceAssociationTask.name, seed))
-
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
-        if not parsed.ok:
-            return failed(parsed)
-        lv = self.levels(parsed, sample)
-        return graded(lv[self.level], None, None, f"{self.level}-level: answer {', '.join(parsed.value)!r}; gold "
-                                                  f"{sample.target['name']}, {sample.target['country']}")
-
-
-@register_task("gpsbench.place_association.country")
-class PlaceAssociationCountryTask(_PlaceAssociationAtLevel):
-    name = "gpsbench.place_association.country"
-    level = "country"
-
-
-@register_task("gpsbench.place_association.admin1")
-class PlaceAssociationAdmin1Task(_PlaceAssociationAtLevel):
-    name = "gpsbench.place_association.admin1"
-    level = "admin1"

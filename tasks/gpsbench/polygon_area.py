@@ -34,7 +34,6 @@ TEMPLATE = (
 
 @register_task("gpsbench.polygon_area")
 class PolygonAreaTask(GpsTask):
-    name = "gpsbench.polygon_area"
     toolsets = ("shapes",)
 
     def generate(self, seed: int, size: int) -> list[Sample]:

@@ -27,7 +27,6 @@ def _distinct_names(cities: list[City]) -> bool:
 
 @register_task("gpsbench.proximity")
 class ProximityTask(GpsTask):
-    name = "gpsbench.proximity"
     track = "applied"
     toolsets = ("gazetteer",)
 

@@ -33,7 +33,6 @@ TEMPLATE = (
 
 @register_task("gpsbench.relative_position_applied")
 class RelativePositionAppliedTask(GpsTask):
-    name = "gpsbench.relative_position_applied"
     track = "applied"
     toolsets = ("gazetteer",)
 

@@ -50,7 +50,6 @@ def score_direction(parsed: Parsed, sample: Sample) -> Score:
 
 @register_task("gpsbench.relative_position_pure")
 class RelativePositionPureTask(GpsTask):
-    name = "gpsbench.relative_position_pure"
     toolsets = ("geodesy",)
 
     def generate(self, seed: int, size: int) -> list[Sample]:

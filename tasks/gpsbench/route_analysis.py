@@ -57,7 +57,6 @@ def on_route_candidates(pool: tuple[City, ...], vec: np.ndarray, a: City, b: Cit
 
 @register_task("gpsbench.route_analysis")
 class RouteAnalysisTask(GpsTask):
-    name = "gpsbench.route_analysis"
     track = "applied"
     toolsets = ("gazetteer",)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import ClassVar
 
 from geocore.gazetteer import City
 from geocore.polygons import rdp_with_margin
@@ -29,9 +30,8 @@ from tasks.gpsbench.parsing import parse_index_list
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_global
 from tasks.records import Parsed, Sample, Score
-from tasks.registry import register_task
+from tasks.registry import Variant, register_task
 
-BASE_NAME = "gpsbench.route_geometry"
 ROBUSTNESS = 0.03
 TEMPLATE = (
     "Simplify this path with the Ramer-Douglas-Peucker algorithm using epsilon = {eps:.1f} km. Points are "
@@ -65,15 +65,15 @@ def make_path(rng: random.Random, start_lat: float, start_lon: float) -> list[tu
     return pts
 
 
-@register_task(BASE_NAME)
+@register_task("gpsbench.route_geometry", variants=(
+    Variant("mcq", {"form": "mcq"}, "The paper's multiple-choice form: which of four index lists RDP keeps."),
+))
 class RouteGeometryTask(GpsTask):
     """The exact-list form: the model lists the kept indices; exact set match."""
 
-    name = BASE_NAME
     toolsets = ("shapes",)
-
-    def rng(self, seed: int) -> random.Random:
-        return random.Random(stable_seed(BASE_NAME, seed))  # both forms draw the same paths
+    form: ClassVar[str] = "list"
+    """``list`` (the indices) or ``mcq`` (one of four lists, :func:`mcq_samples`); both draw the same paths."""
 
     def paths(self, seed: int, size: int) -> Iterator[tuple[City, list[tuple[float, float]], float, list[int]]]:
         """Per item: the start city, the path, epsilon (km) and the RDP-kept indices."""
@@ -89,6 +89,8 @@ class RouteGeometryTask(GpsTask):
             yield city, pts, eps, kept
 
     def generate(self, seed: int, size: int) -> list[Sample]:
+        if self.form == "mcq":
+            return mcq_samples(self, seed, size)
         out = []
         for i, (city, pts, eps, kept) in enumerate(self.paths(seed, size)):
             listing = "\n".join(f"{k}: {fmt_point(*p)}" for k, p in enumerate(pts))
@@ -100,10 +102,15 @@ class RouteGeometryTask(GpsTask):
         return out
 
     def parse(self, text: str, sample: Sample) -> Parsed:
-        """The integer list of the committed answer; two different lists are hedged."""
+        """The integer list of the committed answer; two different lists are hedged. In the ``mcq`` form one
+        option letter (or one option's exact list); two options are hedged."""
+        if self.form == "mcq":
+            return extract(text, lambda seg: _option_list(seg, sample.payload["options"]), prompt=sample.prompt)
         return extract(text, parse_index_list, prompt=sample.prompt)
 
     def score(self, parsed: Parsed, sample: Sample) -> Score:
+        if self.form == "mcq":
+            return score_choice(parsed, sample)
         if not parsed.ok:
             return failed(parsed, "indices")
         gold, got = set(sample.target["kept"]), set(parsed.value)
@@ -170,33 +177,20 @@ def _option_list(segment: str, options: list[list[int]]) -> Parsed:
     return Parsed.failure(segment, f"the list {listed.value} is none of the options")
 
 
-@register_task(BASE_NAME + ".mcq")
-class RouteGeometryMcqTask(RouteGeometryTask):
-    """The paper's multiple-choice form: which of four index lists RDP keeps."""
-
-    name = BASE_NAME + ".mcq"
-    split_key = BASE_NAME
-
-    def generate(self, seed: int, size: int) -> list[Sample]:
-        out = []
-        for i, (city, pts, eps, kept) in enumerate(self.paths(seed, size)):
-            rng = random.Random(stable_seed(self.name, seed, i))
-            options = [sorted(kept), *distractors(rng, pts, eps, kept)]
-            rng.shuffle(options)
-            gold = options.index(sorted(kept))
-            texts = [list_text(o) for o in options]
-            listing = "\n".join(f"{k}: {fmt_point(*p)}" for k, p in enumerate(pts))
-            out.append(self.make(
-                i, size, MCQ_TEMPLATE.format(eps=eps, points=listing, options=options_block(texts)),
-                {"letter": LETTERS[gold], "index": gold, "kept": sorted(kept)},
-                {"points": [list(p) for p in pts], "epsilon_km": eps, "start_city": city.name, "options": options},
-                place_meta(city, n_points=len(pts)), choices=texts,
-            ))
-        return out
-
-    def parse(self, text: str, sample: Sample) -> Parsed:
-        """One option letter (or one option's exact list) in the committed answer; two options are hedged."""
-        return extract(text, lambda seg: _option_list(seg, sample.payload["options"]), prompt=sample.prompt)
-
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
-        return score_choice(parsed, sample)
+def mcq_samples(task: RouteGeometryTask, seed: int, size: int) -> list[Sample]:
+    """The ``mcq`` form's samples: each path with four options, the gold list and three distractors."""
+    out = []
+    for i, (city, pts, eps, kept) in enumerate(task.paths(seed, size)):
+        rng = random.Random(stable_seed(task.name, seed, i))
+        options = [sorted(kept), *distractors(rng, pts, eps, kept)]
+        rng.shuffle(options)
+        gold = options.index(sorted(kept))
+        texts = [list_text(o) for o in options]
+        listing = "\n".join(f"{k}: {fmt_point(*p)}" for k, p in enumerate(pts))
+        out.append(task.make(
+            i, size, MCQ_TEMPLATE.format(eps=eps, points=listing, options=options_block(texts)),
+            {"letter": LETTERS[gold], "index": gold, "kept": sorted(kept)},
+            {"points": [list(p) for p in pts], "epsilon_km": eps, "start_city": city.name, "options": options},
+            place_meta(city, n_points=len(pts)), choices=texts,
+        ))
+    return out

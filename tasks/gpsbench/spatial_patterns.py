@@ -48,7 +48,6 @@ def _accept(continent: str) -> Callable[[City], bool]:
 
 @register_task("gpsbench.spatial_patterns")
 class SpatialPatternsTask(GpsTask):
-    name = "gpsbench.spatial_patterns"
     track = "applied"
     toolsets = ("gazetteer", "shapes")
 

@@ -57,7 +57,6 @@ def sites_by_split() -> dict[tuple[str, str], tuple[TerrainSite, ...]]:
 
 @register_task("gpsbench.terrain_classification")
 class TerrainClassificationTask(GpsTask):
-    name = "gpsbench.terrain_classification"
     track = "applied"
     toolsets = ("gazetteer",)
 

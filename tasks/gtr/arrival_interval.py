@@ -28,7 +28,6 @@ def overlaps(a: tuple[float, float], b: tuple[float, float]) -> bool:
 
 @register_task("gtr.arrival_interval")
 class ArrivalIntervalTask(GTRTask):
-    name = "gtr.arrival_interval"
     option_key = "option_intervals"
 
     def build(self, rng: random.Random, net: CameraNetwork) -> Item | None:

@@ -40,7 +40,6 @@ def consistent(net: CameraNetwork, order: list[str], headings: dict[str, int]) -
 
 @register_task("gtr.causal_reordering")
 class CausalReorderingTask(GTRTask):
-    name = "gtr.causal_reordering"
     option_key = "option_cameras"
 
     def build(self, rng: random.Random, net: CameraNetwork) -> Item | None:

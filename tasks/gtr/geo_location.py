@@ -24,7 +24,6 @@ N_OPTIONS = 4
 
 @register_task("gtr.geo_location")
 class GeoLocationTask(GTRTask):
-    name = "gtr.geo_location"
     option_key = "option_cameras"
 
     def build(self, rng: random.Random, net: CameraNetwork) -> Item | None:

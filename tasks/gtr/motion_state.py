@@ -27,7 +27,6 @@ def state_text(heading: str, speed: float, distance_m: int, start: str, kind: st
 
 @register_task("gtr.motion_state")
 class MotionStateTask(GTRTask):
-    name = "gtr.motion_state"
     option_key = "option_states"
 
     def build(self, rng: random.Random, net: CameraNetwork) -> Item | None:

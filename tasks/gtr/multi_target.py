@@ -49,8 +49,6 @@ def _route_through(rng: random.Random, net: CameraNetwork, m: str, avoid_first: 
 
 @register_task("gtr.multi_target")
 class MultiTargetTask(ForecastTask):
-    name = "gtr.multi_target"
-
     def build(self, rng: random.Random, net: CameraNetwork) -> Item | None:
         kind = net.kind
         r = net.view_radius_m

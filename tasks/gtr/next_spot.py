@@ -31,8 +31,6 @@ N_OPTIONS = 4
 
 @register_task("gtr.next_spot")
 class NextSpotTask(ForecastTask):
-    name = "gtr.next_spot"
-
     def build(self, rng: random.Random, net: CameraNetwork) -> Item | None:
         a, b = rng.sample(net.area_cameras(1), 2)
         found = unique_shortest(net, a, b)

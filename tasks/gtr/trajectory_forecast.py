@@ -33,7 +33,6 @@ N_OPTIONS = 4
 
 @register_task("gtr.trajectory_forecast")
 class TrajectoryForecastTask(ForecastTask):
-    name = "gtr.trajectory_forecast"
     instruction = TRAJECTORY_INSTRUCTION
 
     def build(self, rng: random.Random, net: CameraNetwork) -> Item | None:

@@ -16,7 +16,8 @@ from functools import cache
 
 from geocore.gazetteer import City, admin1_name, cities, nearest_cities
 from geocore.geodesy import destination, haversine_km
-from tasks.stbench.common import Item, STBenchTask, stbench_task
+from tasks.registry import register_task
+from tasks.stbench.common import COMPLETION, Item, STBenchTask
 from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, num, options_inline, options_lines
 
 N_OPTIONS = 5
@@ -46,11 +47,10 @@ def place_label(city: City) -> str:
     return f"{city.name}, {division or city.country}"
 
 
-@stbench_task
+@register_task("stbench.admin_region", variants=(COMPLETION,))
 class AdminRegionTask(STBenchTask):
     """Which of five same-state cities is a point in."""
 
-    key = "stbench.admin_region"
     toolsets = ("gazetteer",)
     paper_size = 5000
 

@@ -15,7 +15,8 @@ import math
 import random
 
 from geocore.trajectories import displace_middle_third, trajectory_stats
-from tasks.stbench.common import Item, STBenchTask, stbench_task
+from tasks.registry import register_task
+from tasks.stbench.common import COMPLETION, Item, STBenchTask
 from tasks.stbench.prompts import ANOMALY_INSTRUCTION, Fmt
 from tasks.stbench.world import SPEEDS, Lattice, drive, route_xy, staircase_route, start_time, to_trajectory
 
@@ -23,11 +24,10 @@ NORMAL_MAX_RATIO = 0.09
 ANOMALOUS_MIN_RATIO = 0.18
 
 
-@stbench_task
+@register_task("stbench.anomaly_detection", variants=(COMPLETION,))
 class AnomalyDetectionTask(STBenchTask):
     """Is a taxi trajectory normal or anomalous (a detour)."""
 
-    key = "stbench.anomaly_detection"
     toolsets = ("trajectory",)
     kind = "anomaly"
     paper_size = 5000

@@ -14,7 +14,8 @@ import math
 import random
 
 from geocore.trajectories import trajectory_stats
-from tasks.stbench.common import Item, STBenchTask, stbench_task
+from tasks.registry import register_task
+from tasks.stbench.common import COMPLETION, Item, STBenchTask
 from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, options_inline, options_lines
 from tasks.stbench.world import SPEEDS, Lattice, drive, random_route, route_xy, start_time, to_trajectory
 
@@ -24,11 +25,10 @@ INTERVALS = {"car": (1.0, 4.0), "bike": (2.0, 5.0), "pedestrian": (2.0, 5.0)}
 BANDS = {"pedestrian": (0.0, 2.0), "bike": (3.0, 6.8), "car": (8.0, math.inf)}
 
 
-@stbench_task
+@register_task("stbench.trajectory_classification", variants=(COMPLETION,))
 class TrajectoryClassificationTask(STBenchTask):
     """Was a trajectory made by a car, a bike or a pedestrian."""
 
-    key = "stbench.trajectory_classification"
     toolsets = ("trajectory",)
     paper_size = 2000
 

@@ -1,7 +1,7 @@
 """Shared machinery of STBench tasks: items rendered in two styles, answer kinds, parsing and scoring.
 
 Each synthetic task draws an :class:`Item` from a per-item RNG seeded by the task's base name, seed and index,
-so ``stbench.x`` (chat style) and ``stbench.x.completion`` hold the same items, and any item can be redrawn
+so ``stbench.x`` (chat style) and its variant ``stbench.x.completion`` (:data:`COMPLETION`) hold the same items, and any item can be redrawn
 alone. Parsing and scoring depend only on the answer kind and the sample, so loaded official samples use the
 same functions.
 """
@@ -12,12 +12,12 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal
 
 from geocore.geodesy import geodesic_km
 from tasks.base import GeneratedTask, stable_seed
 from tasks.records import SPLITS, Message, Parsed, Sample, Score, Split
-from tasks.registry import register_task
+from tasks.registry import Variant
 from tasks.stbench.parsing import parse_anomaly, parse_option, parse_point, parse_yes_no
 from tasks.stbench.prompts import CHAT_SYSTEM, COMPLETION_SYSTEM, Fmt, Style
 
@@ -106,7 +106,6 @@ class STBenchTask(GeneratedTask):
     """Base of the synthetic STBench tasks; subclasses implement :meth:`make` and :meth:`render`."""
 
     family = "stbench"
-    key: ClassVar[str]
     style: ClassVar[Style] = "chat"
     kind: ClassVar[AnswerKind] = "option"
     default_size = 200
@@ -120,7 +119,7 @@ class STBenchTask(GeneratedTask):
 
     def item(self, seed: int, index: int) -> Item:
         """Item ``index`` for ``seed`` (the same in both styles)."""
-        return self.make(random.Random(stable_seed(self.key, seed, index)), index)
+        return self.make(random.Random(stable_seed(self.item_key, seed, index)), index)
 
     def generate(self, seed: int, size: int) -> list[Sample]:
         return [self.sample_at(seed, i, size) for i in range(size)]
@@ -166,26 +165,8 @@ class STBenchTask(GeneratedTask):
             item = make_once()
             if item is not None:
                 return item
-        raise RuntimeError(f"{self.key}: no valid item after {self.max_tries} tries")
+        raise RuntimeError(f"{self.item_key}: no valid item after {self.max_tries} tries")
 
 
-T = TypeVar("T", bound=type[STBenchTask])
-
-
-def stbench_task(cls: T) -> T:
-    """Register ``cls`` as ``<key>`` (chat style) and a subclass as ``<key>.completion`` (paper style)."""
-    chat = type(cls.__name__, (cls,), {"name": cls.key, "style": "chat", "__doc__": cls.__doc__,
-                                        "__module__": cls.__module__, "split_key": cls.key})
-    completion = type(cls.__name__ + "Completion", (cls,), {
-        "name": f"{cls.key}.completion", "style": "completion", "__doc__": cls.__doc__, "__module__": cls.__module__,
-        "split_key": cls.key,
-    })
-    register_task(cls.key)(chat)
-    register_task(f"{cls.key}.completion")(completion)
-    cls.variants = {"chat": chat, "completion": completion}  # type: ignore[attr-defined]
-    return cls
-
-
-def variant(cls: type[STBenchTask], style: Style, size: int | None = None) -> STBenchTask:
-    """An instance of ``cls`` in one style (``stbench_task`` must have registered it)."""
-    return cls.variants[style](size=size)  # type: ignore[attr-defined]
+COMPLETION = Variant("completion", {"style": "completion"}, "In the paper's completion style.")
+"""The paper-style variant every synthetic STBench task declares: ``<task>.completion``."""

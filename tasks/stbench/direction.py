@@ -14,7 +14,8 @@ from functools import cache
 
 from geocore.gazetteer import City, cities, nearest_cities
 from geocore.geodesy import COMPASS_8, compass_point, haversine_km, initial_bearing
-from tasks.stbench.common import Item, STBenchTask, stbench_task
+from tasks.registry import register_task
+from tasks.stbench.common import COMPLETION, Item, STBenchTask
 from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, num, options_inline, options_lines
 
 DIRECTIONS = ("North", "Northeast", "East", "Southeast", "South", "Southwest", "West", "Northwest")
@@ -34,11 +35,10 @@ def _towns() -> tuple[City, ...]:
     return tuple(c for c in cities() if c.population >= 50_000)
 
 
-@stbench_task
+@register_task("stbench.direction", variants=(COMPLETION,))
 class DirectionTask(STBenchTask):
     """In which of 8 directions does B lie from A."""
 
-    key = "stbench.direction"
     toolsets = ("geodesy",)
     paper_size = 5000
 

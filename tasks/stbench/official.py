@@ -368,7 +368,6 @@ def _reason(exc: Exception) -> str:
 class OfficialTask:
     """The released STBench questions, in the paper's completion style or in chat style."""
 
-    name = "stbench.official"
     family = "stbench"
     dataset_option = True
     """The compare CLI passes ``--dataset`` and ``--dataset-kind`` to this task's constructor."""

@@ -14,7 +14,8 @@ import random
 from shapely.geometry import Point, Polygon
 
 from geocore.regions import boundary_distance_m, regions_containing
-from tasks.stbench.common import Item, STBenchTask, stbench_task
+from tasks.registry import register_task
+from tasks.stbench.common import COMPLETION, Item, STBenchTask
 from tasks.stbench.prompts import Fmt, num, number_instruction
 from tasks.stbench.world import Blocks, city_blocks, connected_blocks
 
@@ -37,11 +38,10 @@ def render_regions(regions: list[list[list[float]]], fmt: Fmt) -> str:
     return " ".join(f"Region {i}: {fmt.path(r, DECIMALS)}" for i, r in enumerate(regions, 1))
 
 
-@stbench_task
+@register_task("stbench.point_region", variants=(COMPLETION,))
 class PointRegionTask(STBenchTask):
     """Which of 2–5 regions contains a point."""
 
-    key = "stbench.point_region"
     toolsets = ("geometry",)
     paper_size = 10_000
 

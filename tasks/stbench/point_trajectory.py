@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 
 from geocore.trajectories import distance_to_path_m
-from tasks.stbench.common import Item, STBenchTask, stbench_task
+from tasks.registry import register_task
+from tasks.stbench.common import COMPLETION, Item, STBenchTask
 from tasks.stbench.prompts import Fmt, num, number_instruction
 from tasks.stbench.world import SPEEDS, Lattice, drive, random_route, route_xy, start_time, to_trajectory
 
@@ -20,11 +21,10 @@ N_OPTIONS = 5
 MIN_WRONG_M = 200.0
 
 
-@stbench_task
+@register_task("stbench.point_trajectory", variants=(COMPLETION,))
 class PointTrajectoryTask(STBenchTask):
     """Which of five points does a trajectory pass through."""
 
-    key = "stbench.point_trajectory"
     toolsets = ("trajectory",)
     paper_size = 4000
 

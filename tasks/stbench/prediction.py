@@ -15,7 +15,8 @@ import random
 
 from geocore.geodesy import geodesic_km
 from geocore.trajectories import extrapolate
-from tasks.stbench.common import Item, STBenchTask, stbench_task
+from tasks.registry import register_task
+from tasks.stbench.common import COMPLETION, Item, STBenchTask
 from tasks.stbench.prompts import POINT_INSTRUCTION, Fmt
 from tasks.stbench.world import SPEEDS, Lattice, drive, random_route, route_xy, start_time, to_trajectory
 
@@ -23,11 +24,10 @@ INTERVAL_S = 30.0
 EXTRAPOLATION_MAX_M = 25.0
 
 
-@stbench_task
+@register_task("stbench.trajectory_prediction", variants=(COMPLETION,))
 class TrajectoryPredictionTask(STBenchTask):
     """Predict the next point of a trajectory (error in metres)."""
 
-    key = "stbench.trajectory_prediction"
     toolsets = ("trajectory",)
     kind = "point"
     paper_size = 5000

@@ -19,7 +19,8 @@ from __future__ import annotations
 import random
 
 from geocore.trajectories import compare_trajectories
-from tasks.stbench.common import Item, STBenchTask, stbench_task
+from tasks.registry import register_task
+from tasks.stbench.common import COMPLETION, Item, STBenchTask
 from tasks.stbench.prompts import YES_NO_INSTRUCTION, Fmt
 from tasks.stbench.world import SPEEDS, Lattice, drive, random_route, route_xy, start_time, to_trajectory
 
@@ -28,11 +29,10 @@ SAME_MAX_M = 150.0
 OFFSET_MIN_M = 350.0
 
 
-@stbench_task
+@register_task("stbench.trajectory_identification", variants=(COMPLETION,))
 class TrajectoryIdentificationTask(STBenchTask):
     """Were two point sequences sampled from the same trajectory (Yes/No)."""
 
-    key = "stbench.trajectory_identification"
     toolsets = ("trajectory",)
     kind = "yesno"
     paper_size = 5000

@@ -17,7 +17,8 @@ import random
 from shapely.geometry import LineString, Point, Polygon
 
 from geocore.regions import regions_crossed
-from tasks.stbench.common import Item, STBenchTask, stbench_task
+from tasks.registry import register_task
+from tasks.stbench.common import COMPLETION, Item, STBenchTask
 from tasks.stbench.point_region import DECIMALS, point_inside, render_regions
 from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, options_inline, options_lines
 from tasks.stbench.world import city_blocks, connected_blocks, round_point
@@ -67,11 +68,10 @@ def fmt_seq(seq: list[int]) -> str:
     return "[" + ", ".join(map(str, seq)) + "]"
 
 
-@stbench_task
+@register_task("stbench.trajectory_region", variants=(COMPLETION,))
 class TrajectoryRegionTask(STBenchTask):
     """Which regions does a trajectory pass through, in order."""
 
-    key = "stbench.trajectory_region"
     toolsets = ("geometry",)
     paper_size = 12_500
 

@@ -18,7 +18,8 @@ from shapely.geometry import LineString, Point
 
 from geocore.regions import LocalFrame
 from geocore.trajectories import encounters
-from tasks.stbench.common import Item, STBenchTask, stbench_task
+from tasks.registry import register_task
+from tasks.stbench.common import COMPLETION, Item, STBenchTask
 from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, options_inline, options_lines
 from tasks.stbench.world import pick_city, start_time
 
@@ -62,11 +63,10 @@ def robust(a: list[tuple[float, float, float]], b: list[tuple[float, float, floa
     return True
 
 
-@stbench_task
+@register_task("stbench.trajectory_trajectory", variants=(COMPLETION,))
 class TrajectoryTrajectoryTask(STBenchTask):
     """How many times do two trajectories encounter each other."""
 
-    key = "stbench.trajectory_trajectory"
     toolsets = ("trajectory",)
     paper_size = 5000
     max_tries = 3000

@@ -19,8 +19,10 @@ from evals.conditions import (
 from evals.records import RunSpec
 from evals.runner import run_all
 from evals.store import RunStore
-from tasks import get_task
+from geocore.registry import Registry
+from tasks import GeneratedTask, get_task
 from tasks.records import Message, Parsed, Sample, Score
+from tasks.registry import Variant
 from tools.registry import toolset_names
 
 
@@ -53,21 +55,18 @@ def test_inject_tz_uses_the_geotemp_variant_of_the_same_item() -> None:
         cond.prepare(distance.samples(limit=1)[0], distance, ctx())
 
 
-class TinyTask:
-    """A task that offers its own variants through ``variant_sample``."""
+class TinyTask(GeneratedTask):
+    """A plug-in task with a ``shout`` variant (its prompt upper-cased); item 1 of the variant has other gold."""
 
-    name = "tiny.echo"
     family = "tiny"
-    toolsets: ClassVar[tuple[str, ...]] = ()
+    loud: ClassVar[bool] = False
 
-    def samples(self, *, split: str = "test", limit: int | None = None, seed: int = 42) -> list[Sample]:
-        return [Sample(id=f"tiny.echo/test/{i}", task=self.name, messages=(Message(role="user", content=f"say {w}"),),
-                       target=w, meta={"continent": "EU"}) for i, w in enumerate(["alpha", "beta"][:limit])]
-
-    def variant_sample(self, sample: Sample, variant: str) -> Sample | None:
-        if variant != "shout" or sample.target == "beta":
-            return None
-        return sample.model_copy(update={"messages": (Message(role="user", content=sample.prompt.upper()),)})
+    def generate(self, seed: int, size: int) -> list[Sample]:
+        words = ["alpha", "beta", "gamma"][:size]
+        return [Sample(id=self.sample_id("test", i), task=self.name, split="test",
+                       messages=(Message(role="user", content=(f"say {w}".upper() if self.loud else f"say {w}")),),
+                       target=w.upper() if self.loud and i == 1 else w, meta={"continent": "EU"})
+                for i, w in enumerate(words)]
 
     def parse(self, text: str, sample: Sample) -> Parsed:
         return Parsed.success(text, text.strip().lower())
@@ -80,10 +79,15 @@ class TinyTask:
 def test_a_plugin_variant_condition_runs_and_reports_not_applicable(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     from evals import conditions
+    from tasks import registry
 
-    monkeypatch.setitem(conditions._REGISTRY, "shout", lambda name: conditions.VariantCondition(name, "shout"))
+    monkeypatch.setattr(registry, "TASKS", Registry("task"))
+    monkeypatch.setattr(registry, "_VARIANTS", {})
+    monkeypatch.setattr(conditions.CONDITIONS, "_entries", dict(conditions.CONDITIONS._entries))
+    registry.register_task("tiny.echo", variants=(Variant("shout", {"loud": True}),))(TinyTask)
+    conditions.register_condition("shout")(lambda name: conditions.VariantCondition(name, "shout"))
     assert "shout" in conditions.condition_names()
-    task = TinyTask()
+    task = TinyTask(size=2)
     samples = task.samples()
     spec = RunSpec(model="scripted/echo", tasks=[task.name], conditions=["intrinsic", "shout"])
     store = RunStore(tmp_path / "run")
@@ -100,10 +104,11 @@ def test_a_plugin_variant_condition_runs_and_reports_not_applicable(tmp_path: Pa
                                   ScriptedChatModel(script=echo)))
     assert written == 4 and "SAY ALPHA" in seen and "SAY BETA" not in seen
     by = {(r.sample_id, r.condition): r for r in store.results()}
-    shout = by[("tiny.echo/test/0", "shout")]
+    shout = by[("tiny.echo/test/00000", "shout")]
     assert shout.status == "ok" and shout.final_text == "ALPHA" and shout.score.correct  # scored on the variant
-    skipped = by[("tiny.echo/test/1", "shout")]
-    assert skipped.status == "not_applicable" and "no 'shout' variant" in skipped.error and skipped.score is None
+    skipped = by[("tiny.echo/test/00001", "shout")]
+    assert skipped.status == "not_applicable" and "tiny.echo.shout has no item matching" in skipped.error
+    assert skipped.score is None
     assert asyncio.run(run_all("r", spec, store, [(s, task) for s in samples], conds,
                                ScriptedChatModel(script=echo))) == 0  # nothing left: n/a counts as done
 

@@ -1,6 +1,6 @@
-"""The geogap-network plug-in: found through the ``geogap.toolsets`` entry point, thin over geocore, errors the
-model can read, a full ``evals.compare`` run over ``gtr.*`` in both conditions, and a clear error (with the rest
-of the product still working) when the plug-in is absent."""
+"""The geogap-network plug-in: its module, named in the ``geogap`` entry-point group, registers the tool set;
+thin over geocore, errors the model can read, a full ``evals.compare`` run over ``gtr.*`` in both conditions, and
+a clear error (with the rest of the product still working) when the plug-in is absent."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ def tools() -> dict:
 
 
 def test_entry_point_is_declared_and_loaded() -> None:
-    eps = {ep.name: ep.value for ep in entry_points(group="geogap.toolsets")}
-    assert eps.get("network") == "geogap_network:network_tools", "pip install -e plugins/geogap-network"
+    eps = {ep.name: ep.value for ep in entry_points(group="geogap")}
+    assert eps.get("network") == "geogap_network", "pip install -e plugins/geogap-network"
     assert set(tools()) == TOOL_NAMES
     assert "network" in registry.toolset_names()
     assert "shortest paths" in registry.describe_toolsets()["network"]
@@ -142,11 +142,9 @@ def test_compare_runs_gtr_in_both_conditions(tmp_path: Path, monkeypatch: pytest
 @pytest.fixture
 def without_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
     """The registry as it is when the geogap-network distribution is not installed."""
-    monkeypatch.setattr(registry, "entry_points",
-                        lambda group: [ep for ep in entry_points(group=group) if ep.name != "network"])
-    monkeypatch.setattr(registry, "_FACTORIES", {k: v for k, v in registry._FACTORIES.items() if k != "network"})
-    monkeypatch.setattr(registry, "_DESCRIPTIONS", {k: v for k, v in registry._DESCRIPTIONS.items() if k != "network"})
-    monkeypatch.setattr(registry, "_loaded", False)
+    registry.toolset_names()  # built-ins and plug-ins loaded; then the network tool set is taken away
+    monkeypatch.setattr(registry.TOOLSETS, "_entries",
+                        {k: v for k, v in registry.TOOLSETS._entries.items() if k != "network"})
 
 
 @pytest.mark.usefixtures("without_plugin")
@@ -157,7 +155,7 @@ def test_missing_plugin_names_the_tool_set_and_the_rest_works(capsys: pytest.Cap
         get_condition("tools").check(get_task("gtr.next_spot"))
     code = compare_cli.main(["--tasks", "gtr.*", "--condition", "intrinsic,tools", "--output", str(tmp_path / "r")])
     err = capsys.readouterr().err
-    assert code == 2 and "tool set 'network' is not available" in err and "geogap.toolsets" in err
+    assert code == 2 and "tool set 'network' is not available" in err and "'geogap' entry-point group" in err
     assert not (tmp_path / "r").exists()
     get_condition("tools").check(get_task("gpsbench.distance"))  # other tasks keep their tools
     get_task("gtr.next_spot", size=2).generate(seed=1, size=2)  # GTR tasks still generate, intrinsic works

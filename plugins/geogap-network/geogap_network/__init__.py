@@ -1,9 +1,10 @@
 """geogap-network: the camera-network tool set of the GTR tasks, delivered as a geogap plug-in.
 
-The package registers one tool set, ``network``, through the ``geogap.toolsets`` entry point (see
-``pyproject.toml``): ``network = "geogap_network:network_tools"``. geogap loads the entry point and calls
-:func:`network_tools` to get the tools. Nothing in geogap imports this package, so removing it leaves the rest
-of the product working; the ``tools`` condition then reports that the ``network`` tool set is missing.
+The package registers one tool set, ``network``, with geogap's ``@toolset`` decorator when this module is
+imported; its ``pyproject.toml`` names the module in geogap's one plug-in entry-point group
+(``[project.entry-points.geogap] network = "geogap_network"``), so geogap imports it on its first registry lookup.
+Nothing in geogap imports this package, so removing it leaves the rest of the product working; the ``tools``
+condition then reports that the ``network`` tool set is missing.
 
 Tools are stateless: each call names the network by the id printed in the question (e.g.
 ``outdoor-017-4821``) and ``geocore.networks.build_network`` rebuilds the same network from that id.
@@ -19,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from geocore.geodesy import compass_point
 from geocore.networks import build_network
+from tools.registry import toolset
 
 __all__ = ["network_tools"]
 
@@ -127,6 +129,7 @@ def _tool(func: Any, args: type[BaseModel]) -> StructuredTool:
                                         args_schema=args)
 
 
+@toolset("network")
 def network_tools() -> list[BaseTool]:
     """Camera networks: shortest paths, path lengths, travel times, cameras on a path, arrival windows."""
     return [

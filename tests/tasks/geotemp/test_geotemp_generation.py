@@ -14,13 +14,14 @@ from tasks.geotemp.templates import STYLE_SUFFIX, ordinal
 from tasks.geotemp.timetasks import (
     GeoTempTimeTask,
     TimePlaceTask,
-    TimeTimePlaceInjectTzTask,
-    TimeTimePlaceReplaceCityTask,
     TimeTimePlaceTask,
     TimeTimeTask,
     VerificationTask,
 )
+from tasks.registry import TASKS
 
+TimeTimePlaceInjectTzTask = TASKS.get("geotemp.time_time_place.inject_tz")
+TimeTimePlaceReplaceCityTask = TASKS.get("geotemp.time_time_place.replace_city")
 TIME_TASKS = [VerificationTask, TimeTimeTask, TimePlaceTask, TimeTimePlaceTask, TimeTimePlaceInjectTzTask,
               TimeTimePlaceReplaceCityTask]
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
