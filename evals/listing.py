@@ -9,6 +9,7 @@ from evals.conditions import condition_names
 from evals.pricing import BUILTIN_PRICES
 from evals.specs import dataset_tasks
 from evals.suites import describe_suites
+from geocore.registry import load_plugins
 from tasks.registry import get_task, task_names
 from tools.registry import describe_toolsets
 
@@ -35,3 +36,5 @@ def print_listing() -> None:
         print(f"  {name}/...: {PROVIDERS.get(name).description}")
     print("local models: " + ", ".join(f"local/{m}" for m in MODELS) + f" (default {DEFAULT_MODEL})")
     print("priced models (--prices FILE.toml adds or overrides): " + ", ".join(BUILTIN_PRICES))
+    for line in load_plugins():
+        print(f"not loaded: {line}")

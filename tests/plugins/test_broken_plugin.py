@@ -42,7 +42,10 @@ def test_every_registry_names_the_broken_plugin_in_one_line(tmp_path: Path) -> N
 
 
 def test_the_cli_reports_it_without_a_traceback(tmp_path: Path) -> None:
+    env = installed_broken_plugin(tmp_path)
     done = subprocess.run([sys.executable, "-m", "evals.compare", "--tasks", "warp.drive", "--output",
-                           str(tmp_path / "run")], cwd=ROOT, env=installed_broken_plugin(tmp_path),
-                          capture_output=True, text=True, timeout=120)
+                           str(tmp_path / "run")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and LINE in done.stderr and "Traceback" not in done.stderr
+    listed = subprocess.run([sys.executable, "-m", "evals.compare", "--list"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert listed.returncode == 0 and f"not loaded: {LINE}" in listed.stdout.splitlines()
