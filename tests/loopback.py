@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Self
 
 
 class QuietHandler(BaseHTTPRequestHandler):
@@ -24,7 +25,7 @@ class LoopbackServer:
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
 
-    def __enter__(self) -> LoopbackServer:
+    def __enter__(self) -> Self:
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         return self
 

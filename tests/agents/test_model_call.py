@@ -18,6 +18,7 @@ from agents.intrinsic import answer_intrinsic
 from agents.model_call import AgentError, ModelCaller, ModelCallError, RetryPolicy, classify, retry_after
 from agents.scripted import ScriptedChatModel
 from agents.tool_agent import AgentLimits, ToolAgent
+from agents.trace import ModelCallEvent
 from tasks.records import Message
 from tools import get_tools
 
@@ -48,7 +49,8 @@ def test_retry_after_forms() -> None:
     assert retry_after(status_error(429, {"retry-after-ms": "250"})) == 0.25
     assert retry_after(status_error(429, {"retry-after": "3"})) == 3.0
     when = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
-    assert 25 < retry_after(status_error(429, {"retry-after": when})) <= 30
+    dated = retry_after(status_error(429, {"retry-after": when}))
+    assert dated is not None and 25 < dated <= 30
     assert retry_after(status_error(429)) is None
     assert retry_after(RuntimeError()) is None
 
@@ -74,7 +76,8 @@ def test_retries_with_backoff_and_retry_after_are_recorded() -> None:
     caller = ModelCaller(RetryPolicy(max_attempts=5, base_delay_s=1.0), sleep=sleep, rng=random.Random(0))
     res = asyncio.run(answer_intrinsic(model, [Message(role="user", content="q")], caller))
     event = res.trace[0]
-    assert res.final_text == "FINAL ANSWER: 1 km" and event.retries == 3 and len(model.calls) == 4
+    assert isinstance(event, ModelCallEvent) and res.final_text == "FINAL ANSWER: 1 km" and event.retries == 3
+    assert len(model.calls) == 4
     assert [e.split(":")[0] for e in event.retry_errors] == ["rate_limit", "server_error_500", "timeout"]
     assert 2.0 <= delays[0] <= 2.2  # Retry-After honoured, ≤ 10 % jitter on top
     assert 0 <= delays[1] <= 2.0 and 0 <= delays[2] <= 4.0  # full jitter under base·2^(n-1)
@@ -104,7 +107,8 @@ def test_gives_up_after_max_attempts_and_does_not_retry_client_errors() -> None:
         asyncio.run(answer_intrinsic(model, [Message(role="user", content="q")], caller))
     assert len(model.calls) == 3 and "after 3 attempts" in str(info.value)
     [event] = info.value.trace
-    assert event.status == "error" and event.retries == 2 and event.messages_in[0]["content"] == "q"
+    assert isinstance(event, ModelCallEvent) and event.status == "error" and event.retries == 2
+    assert event.messages_in is not None and event.messages_in[0]["content"] == "q"
     bad = flaky([status_error(400)])
     with pytest.raises(ModelCallError) as err:
         asyncio.run(caller.call(bad, [HumanMessage("q")]))
@@ -131,7 +135,8 @@ def test_tool_agent_failure_keeps_partial_trace_and_records_retries() -> None:
         asyncio.run(agent.run([Message(role="user", content="q")]))
     kinds = [(e.kind, e.status) for e in info.value.trace]
     assert kinds == [("model_call", None), ("tool_call", "ok"), ("model_call", "error")]
-    assert info.value.trace[-1].retries == 1 and info.value.trace[-1].tools_offered
+    last = info.value.trace[-1]
+    assert isinstance(last, ModelCallEvent) and last.retries == 1 and last.tools_offered
 
 
 def test_token_budget_stops_the_loop_without_another_call() -> None:

@@ -10,6 +10,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from agents.intrinsic import answer_intrinsic
 from agents.scripted import ScriptedChatModel
 from agents.tool_agent import FINALIZE_PROMPT, AgentLimits, ToolAgent
+from agents.trace import ModelCallEvent
 from tasks.records import Message
 from tools import get_tools
 
@@ -28,8 +29,9 @@ def test_intrinsic_is_one_call_with_usage() -> None:
     model = ScriptedChatModel(script=["It is far. FINAL ANSWER: 157 km"])
     res = asyncio.run(answer_intrinsic(model, PROMPT))
     assert res.final_text.endswith("157 km")
-    assert [e.kind for e in res.trace] == ["model_call"]
-    assert res.output_tokens > 0 and res.trace[0].messages_in[1]["content"].startswith("Distance")
+    [event] = res.trace
+    assert isinstance(event, ModelCallEvent) and event.messages_in is not None
+    assert res.output_tokens > 0 and event.messages_in[1]["content"].startswith("Distance")
 
 
 def test_tool_call_result_reaches_model_and_trace() -> None:

@@ -138,7 +138,8 @@ def test_the_run_store_reads_back_what_it_wrote(tmp_path: Path) -> None:
     assert spec is not None and spec[1].base_url == f"https://{MASK}@h/v1?token={MASK}"
     assert len(back) == 1 and back[0].latency_s == 12345678.5
     assert back[0].final_text == f'pw {MASK} at https://{MASK}@h/v1?key={MASK}" \\ é'
-    assert back[0].trace[0].message_out == {"content": back[0].final_text, "n": 12345678.5}
+    [event] = back[0].trace
+    assert isinstance(event, ModelCallEvent) and event.message_out == {"content": back[0].final_text, "n": 12345678.5}
 
 
 def test_the_call_cache_reads_back_what_it_wrote(tmp_path: Path) -> None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from agents.trace import ModelCallEvent, ToolCallEvent, TraceEvent
 from evals.records import SampleResult
 from evals.store import RunStore
 
 # Rows as a run before the split stored them (from a scripted tools run; messages shortened).
-OLD_MODEL_ROW = {
+OLD_MODEL_ROW: dict[str, Any] = {
     "id": "35cc5a854a1b", "parent_id": None, "kind": "model_call", "start": 1796064310.1651, "latency_s": 0.0029,
     "messages_in": [{"role": "human", "content": "What time is it now in Abidjan?"}],
     "message_out": {"role": "ai", "content": "", "tool_calls": [{"id": "call846", "name": "city_timezone", "args": {}}]},
@@ -19,7 +20,7 @@ OLD_MODEL_ROW = {
     "retry_errors": [], "tools_offered": ["utc_offset", "city_timezone"], "tool": None, "tool_call_id": None,
     "args": None, "result": None, "status": None, "error": None,
 }
-OLD_TOOL_ROW = {
+OLD_TOOL_ROW: dict[str, Any] = {
     "id": "fac6fe7a50a6", "parent_id": "35cc5a854a1b", "kind": "tool_call", "start": 1796064310.1701,
     "latency_s": 0.0044, "messages_in": None, "message_out": None, "raw_text": None, "input_tokens": 0,
     "output_tokens": 0, "cached_tokens": 0, "cache_hit": False, "retries": 0, "retry_errors": [],
