@@ -1,6 +1,6 @@
 """Independent references for the formula tools (test helper): each tool result a tool-ceiling solver receives
-is recomputed here with geopy, pyproj's Geod and Transformer, or the textbook formula, never through geocore,
-so a ceiling test fails when a tool and the gold share a wrong formula."""
+is recomputed here with geopy, pyproj's Geod and Transformer, the textbook formula or an own RDP by vector
+geometry, never through geocore, so a ceiling test fails when a tool and the gold share a wrong formula."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 from geopy.distance import great_circle
 from pyproj import Geod, Transformer
@@ -73,6 +74,45 @@ def _from_web_mercator(args: dict[str, Any], out: dict[str, Any]) -> None:
     assert out["lat"] == pytest.approx(lat, abs=1e-6) and out["lon"] == pytest.approx(lon, abs=1e-6)
 
 
+def _unit_vector(p: list[float]) -> np.ndarray:
+    la, lo = np.radians(p)
+    return np.array([math.cos(la) * math.cos(lo), math.cos(la) * math.sin(lo), math.sin(la)])
+
+
+def segment_distance_m(p: list[float], a: list[float], b: list[float]) -> float:
+    """Metres from p to the great-circle arc a-b (R = 6371 km), by vector geometry (cross products)."""
+    vp, va, vb = _unit_vector(p), _unit_vector(a), _unit_vector(b)
+    n = np.cross(va, vb)
+    n /= np.linalg.norm(n)
+    foot = vp - np.dot(vp, n) * n
+    foot /= np.linalg.norm(foot)
+
+    def ang(u: np.ndarray, v: np.ndarray) -> float:
+        return math.atan2(float(np.linalg.norm(np.cross(u, v))), float(np.dot(u, v)))
+
+    if abs(ang(va, foot) + ang(foot, vb) - ang(va, vb)) < 1e-12:
+        return 6_371_000.0 * abs(math.asin(np.clip(np.dot(vp, n), -1, 1)))
+    return 6_371_000.0 * min(ang(vp, va), ang(vp, vb))
+
+
+def rdp_indices(pts: list[list[float]], eps_m: float) -> list[int]:
+    """Indices Ramer-Douglas-Peucker keeps at tolerance eps_m (metres from great-circle arcs)."""
+    def rec(i: int, j: int) -> list[int]:
+        if j - i < 2:
+            return [i, j]
+        d = [segment_distance_m(pts[k], pts[i], pts[j]) for k in range(i + 1, j)]
+        k = i + 1 + int(np.argmax(d))
+        if max(d) > eps_m:
+            return rec(i, k)[:-1] + rec(k, j)
+        return [i, j]
+
+    return rec(0, len(pts) - 1)
+
+
+def _simplify(args: dict[str, Any], out: dict[str, Any]) -> None:
+    assert out["kept_indices"] == rdp_indices(args["points"], args["epsilon_km"] * 1000)
+
+
 REFERENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "distance_km": _distance,
     "initial_bearing": _bearing,
@@ -82,6 +122,7 @@ REFERENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "utm_to_latlon": _from_utm,
     "latlon_to_web_mercator": _to_web_mercator,
     "web_mercator_to_latlon": _from_web_mercator,
+    "simplify_path_rdp": _simplify,
 }
 
 

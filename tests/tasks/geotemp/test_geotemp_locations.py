@@ -13,10 +13,6 @@ from tasks.geotemp import build_locations
 from tasks.geotemp.locations import locations, pair, pair_count
 
 
-def _pytz_offsets(zone: str, year: int) -> set[timedelta]:
-    return pytz_offsets(zone, year)
-
-
 def test_locations_are_current_geographic_zones_with_unique_labels() -> None:
     locs = locations()
     assert 300 <= len(locs) <= 330
@@ -32,10 +28,10 @@ def test_every_country_and_every_offset_in_use_is_covered() -> None:
     assert {loc.country_code for loc in locations()} == {cc for cc, *_ in tab}
     in_use: set[timedelta] = set()
     for zone in canonical_zones():
-        in_use |= _pytz_offsets(zone, 2023)
+        in_use |= pytz_offsets(zone, 2023)
     covered: set[timedelta] = set()
     for loc in locations():
-        covered |= _pytz_offsets(loc.zone, 2023)
+        covered |= pytz_offsets(loc.zone, 2023)
     assert covered == in_use
     assert len(in_use) >= 38  # -11 … +14, with the :30 and :45 offsets
 
@@ -44,9 +40,9 @@ def test_groups_share_offsets_and_country() -> None:
     by_country = Counter(loc.country_code for loc in locations())
     assert by_country["RU"] >= 10 and by_country["US"] >= 6 and by_country["FR"] == 1
     for loc in locations()[::7]:
-        ref = _pytz_offsets(loc.zone, 2023)
+        ref = pytz_offsets(loc.zone, 2023)
         for other in loc.group:
-            assert _pytz_offsets(other, 2023) == ref
+            assert pytz_offsets(other, 2023) == ref
 
 
 def test_shipped_groups_match_the_tz_database() -> None:

@@ -1,49 +1,15 @@
-"""GPSBench route geometry: gold against geocore.polygons.rdp and an own RDP, robustness of epsilon, parsing."""
+"""GPSBench route geometry: gold against an own RDP (vector geometry on the sphere), robustness of epsilon, parsing."""
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
 import pytest
 
-from geocore.polygons import rdp
 from tasks import get_task
 from tasks.records import Parsed
+from tests.tasks.tool_references import rdp_indices
 
 TASK = get_task("gpsbench.route_geometry")
 ALL = TASK.generate(42, 80)
-R = 6_371_000.0
-
-
-def vec(p: list[float]) -> np.ndarray:
-    la, lo = np.radians(p)
-    return np.array([math.cos(la) * math.cos(lo), math.cos(la) * math.sin(lo), math.sin(la)])
-
-
-def seg_dist_m(p: list[float], a: list[float], b: list[float]) -> float:
-    vp, va, vb = vec(p), vec(a), vec(b)
-    n = np.cross(va, vb)
-    n /= np.linalg.norm(n)
-    foot = vp - np.dot(vp, n) * n
-    foot /= np.linalg.norm(foot)
-    ang = lambda u, v: math.atan2(np.linalg.norm(np.cross(u, v)), np.dot(u, v))  # noqa: E731
-    if abs(ang(va, foot) + ang(foot, vb) - ang(va, vb)) < 1e-12:
-        return R * abs(math.asin(np.clip(np.dot(vp, n), -1, 1)))
-    return R * min(ang(vp, va), ang(vp, vb))
-
-
-def own_rdp(pts: list[list[float]], eps_m: float) -> list[int]:
-    def rec(i: int, j: int) -> list[int]:
-        if j - i < 2:
-            return [i, j]
-        d = [seg_dist_m(pts[k], pts[i], pts[j]) for k in range(i + 1, j)]
-        k = i + 1 + int(np.argmax(d))
-        if max(d) > eps_m:
-            return rec(i, k)[:-1] + rec(k, j)
-        return [i, j]
-
-    return rec(0, len(pts) - 1)
 
 
 def test_gold_on_every_sample() -> None:
@@ -51,8 +17,7 @@ def test_gold_on_every_sample() -> None:
         pts, eps = s.payload["points"], s.payload["epsilon_km"]
         assert 8 <= len(pts) <= 15 and 0.5 <= eps <= 2.0
         kept = s.target["kept"]
-        assert kept == rdp(pts, eps * 1000) == own_rdp(pts, eps * 1000)
-        assert own_rdp(pts, eps * 970) == kept == own_rdp(pts, eps * 1030)
+        assert rdp_indices(pts, eps * 970) == rdp_indices(pts, eps * 1000) == kept == rdp_indices(pts, eps * 1030)
         assert 2 < len(kept) < len(pts)
         assert f"epsilon = {eps:.1f} km" in s.prompt and all(f"{k}: ({p[0]:.4f}, {p[1]:.4f})" in s.prompt
                                                              for k, p in enumerate(pts))

@@ -38,6 +38,10 @@ def latlon(points: list[list[float]]) -> list[list[float]]:
     return [[p[0], p[1]] for p in points]
 
 
+COMPASS_NAMES = {"N": "North", "NE": "Northeast", "E": "East", "SE": "Southeast", "S": "South", "SW": "Southwest",
+                 "W": "West", "NW": "Northwest"}
+
+
 def option_with(sample: Sample, label: str) -> int:
     return next(n for n, lab in sample.payload["options"] if lab == label)
 
@@ -75,9 +79,7 @@ def trajectory_identification(s: Sample) -> str:
 def direction(s: Sample) -> int:
     (la1, lo1), (la2, lo2) = s.payload["a"], s.payload["b"]
     abbrev = call("initial_bearing", lat1=la1, lon1=lo1, lat2=la2, lon2=lo2)["compass_8"]
-    names = {"N": "North", "NE": "Northeast", "E": "East", "SE": "Southeast", "S": "South", "SW": "Southwest",
-             "W": "West", "NW": "Northwest"}
-    return option_with(s, names[abbrev])
+    return option_with(s, COMPASS_NAMES[abbrev])
 
 
 def trajectory_trajectory(s: Sample) -> int:
@@ -142,14 +144,6 @@ def test_tool_calls_reach_the_gold(name: str, style: str) -> None:
 # ---------------------------------------------------------------------------- the released files
 
 RELEASED = Path(__file__).parent / "released"  # first 10 lines of each released datasets/basic/ file (MIT)
-COMPASS_NAMES = {"N": "North", "NE": "Northeast", "E": "East", "SE": "Southeast", "S": "South", "SW": "Southwest",
-                 "W": "West", "NW": "Northwest"}
-
-
-def released_direction(s: Sample) -> int | None:
-    (la1, lo1), (la2, lo2) = s.payload["a"], s.payload["b"]
-    abbrev = call("initial_bearing", lat1=la1, lon1=lo1, lat2=la2, lon2=lo2)["compass_8"]
-    return option_with(s, COMPASS_NAMES[abbrev])
 
 
 def released_navigation(s: Sample) -> int | None:
@@ -201,7 +195,7 @@ def released_trajectory_identification(s: Sample) -> str:
 
 
 RELEASED_SOLVERS: dict[str, Callable[[Sample], object]] = {
-    "direction_determination": released_direction,
+    "direction_determination": direction,
     "navigation": released_navigation,
     "point_region": released_point_region,
     "trajectory_region": released_trajectory_region,
