@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from gtr_scene import Scene, read
 from langchain_core.messages import AIMessage
 
 from agents.scripted import ScriptedChatModel
@@ -24,15 +25,19 @@ Call = Callable[..., dict[str, Any]]
 
 
 class Caller:
-    """Invokes the task's tools by name and records every call (name, args)."""
+    """Invokes the task's tools by name, records every call (name, args) and checks each result against the map
+    read back from the prompt (gtr_scene: own Dijkstra, pyproj bearings), independent of geocore.networks."""
 
-    def __init__(self, toolsets: tuple[str, ...]) -> None:
+    def __init__(self, toolsets: tuple[str, ...], scene: Scene) -> None:
         self.tools = {t.name: t for t in get_tools(list(toolsets))}
+        self.scene = scene
         self.calls: list[tuple[str, dict[str, Any]]] = []
 
     def __call__(self, name: str, **args: Any) -> dict[str, Any]:
         self.calls.append((name, args))
-        return json.loads(self.tools[name].invoke(args))
+        out = json.loads(self.tools[name].invoke(args))
+        check_against_scene(self.scene, name, args, out)
+        return out
 
     def tries(self, name: str, **args: Any) -> dict[str, Any] | None:
         """A call that may fail (unknown camera, no road): None on error, as the agent would see an error."""
@@ -40,6 +45,33 @@ class Caller:
             return self(name, **args)
         except Exception:
             return None
+
+
+def check_against_scene(sc: Scene, name: str, args: dict[str, Any], out: dict[str, Any]) -> None:
+    """A network tool's result recomputed from the prompt's map: roads, route, distances, bearings, and when a
+    target moving at min..max speed passes under (and is within the view radius of) each camera."""
+    if name == "path_length":
+        assert out["length_m"] == sc.length(args["cameras"])
+    elif name == "camera_neighbours":
+        cam = args["camera"]
+        assert {(n["camera"], n["length_m"]) for n in out["neighbours"]} == set(sc.adj[cam].items())
+        assert all(n["bearing_deg"] == sc.bearing(cam, n["camera"]) for n in out["neighbours"])
+    elif name in ("cameras_on_path", "arrival_window"):
+        route = sc.expand(args["cameras"])
+        dist = [sc.length(route[: k + 1]) for k in range(len(route))]
+        assert [c["camera"] for c in out["cameras"]] == route
+        assert [c["distance_m"] for c in out["cameras"]] == pytest.approx(dist)
+        if name == "cameras_on_path":
+            headings = [sc.bearing(a, b) for a, b in zip(route, route[1:], strict=False)]
+            assert [c["heading_deg"] for c in out["cameras"]] == [*headings, None]
+            return
+        t0, vmin, vmax, r = args["depart_time_s"], args["min_speed_mps"], args["max_speed_mps"], sc.radius
+        for c, d in zip(out["cameras"], dist, strict=True):  # the tools print seconds to 0.01 s
+            assert c["pass_earliest_s"] == pytest.approx(t0 + d / vmax, abs=0.006)
+            assert c["pass_latest_s"] == pytest.approx(t0 + d / vmin, abs=0.006)
+            # in view within r of the camera: enters at d - r (before t0 at the slowest speed if already inside)
+            assert c["seen_from_s"] == pytest.approx(t0 + (d - r) / (vmax if d >= r else vmin), abs=0.006)
+            assert c["seen_until_s"] == pytest.approx(t0 + (d + r) / vmin, abs=0.006)
 
 
 def mid(iv: list[float]) -> float:
@@ -167,7 +199,7 @@ def test_tool_calls_reach_the_gold(name: str) -> None:
     samples = task.generate(seed=3, size=SIZE)
     values = []
     for s in samples:
-        call = Caller(task.toolsets)
+        call = Caller(task.toolsets, read(s))
         answer = SOLVERS[name](s, call)
         assert call.calls, "the solver must use the tools"
         score = task.score(task.parse(f"Worked it out with the tools.\nFINAL ANSWER: {answer}", s), s)
@@ -181,7 +213,7 @@ def test_agent_trace_lists_plugin_tool_calls() -> None:
     """The LangGraph agent with the task's tools: the model's calls to plug-in tools land in the trace."""
     task = get_task("gtr.next_spot", size=SIZE)
     s = task.generate(seed=5, size=SIZE)[0]
-    call = Caller(task.toolsets)
+    call = Caller(task.toolsets, read(s))
     answer = solve_next_spot(s, call)
     script = [AIMessage("", tool_calls=[{"name": n, "args": a, "id": f"c{i}"}]) for i, (n, a) in enumerate(call.calls)]
     model = ScriptedChatModel(script=[*script, f"FINAL ANSWER: {answer}"])
