@@ -1,4 +1,5 @@
-"""Task registry: ``@register_task(name)`` classes and their declared variants, on :class:`geocore.registry.Registry`.
+"""Task registry: ``@register_task(name)`` classes and their declared variants, on
+:class:`geocore.registry.Registry`.
 
 A family module registers its tasks when imported; built-in families (``BUILTIN_FAMILIES``) are imported on the
 first lookup, plug-in families when their module is loaded from the ``geogap`` entry-point group. The decorator
@@ -7,7 +8,8 @@ writes the task's name onto the class, so a task states its name once.
 A variant is the one way to offer another form of a task's items (another prompt style, a coarser scoring
 level, knowledge injected into the prompt): :class:`Variant` names a suffix and the class attributes it sets
 otherwise, and is declared in the base task's decorator. It is registered as ``<base>.<suffix>`` and draws and
-splits the base task's items (its ``base_name`` is the base task's name), so its samples pair with the base's by index.
+splits the base task's items (its ``base_name`` is the base task's name), so its samples pair with the base's by
+index.
 """
 
 from __future__ import annotations
@@ -102,5 +104,5 @@ def get_task(name: str, **kwargs: object) -> Task:
 
 def variant_name(name: str, suffix: str) -> str | None:
     """The task name of the variant ``suffix`` declared by task ``name``, or None when it declares none."""
-    TASKS.names()
+    TASKS.names()  # variants are recorded as their families are imported
     return _VARIANTS.get((name, suffix))
