@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import pytest
@@ -10,21 +9,11 @@ from geopy.distance import great_circle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks import get_task
 from tasks.gpsbench.distance import DistanceTask, tolerance_km
 from tasks.records import Parsed
 
 TASK = DistanceTask(size=300)
 ALL = TASK.generate(42, 300)
-
-
-def test_deterministic_and_splits_disjoint() -> None:
-    again = DistanceTask(size=300).generate(42, 300)
-    assert [s.model_dump() for s in again] == [s.model_dump() for s in ALL]
-    ids = {split: {s.id for s in TASK.samples(split=split)} for split in ("train", "dev", "test")}
-    assert [len(ids[k]) for k in ("train", "dev", "test")] == [180, 30, 90]
-    assert not (ids["train"] & ids["dev"] or ids["train"] & ids["test"] or ids["dev"] & ids["test"])
-    assert DistanceTask(size=300).generate(7, 300)[0].payload != ALL[0].payload
 
 
 def test_gold_matches_geopy_on_every_sample_and_separation() -> None:
@@ -88,15 +77,3 @@ def test_scorer_tolerance_and_error() -> None:
 @given(st.text())
 def test_parser_never_raises(text: str) -> None:
     assert isinstance(TASK.parse(text, ALL[0]), Parsed)
-
-
-def test_tool_ceiling_distance_tool_reaches_gold() -> None:
-    from tools import get_toolset
-
-    tool = {t.name: t for t in get_toolset("geodesy")}["distance_km"]
-    task = get_task("gpsbench.distance")
-    for s in ALL[:50]:
-        (a, b) = s.payload["points"]
-        out = json.loads(tool.invoke({"lat1": a[0], "lon1": a[1], "lat2": b[0], "lon2": b[1]}))
-        answer = f"FINAL ANSWER: {out['distance_km']:.1f} km"
-        assert task.score(task.parse(answer, s), s).correct
