@@ -119,9 +119,8 @@ def policy(messages, offered):
 
 def test_compare_runs_gtr_in_both_conditions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(compare_cli, "create_chat_model", lambda *a, **k: ScriptedChatModel(script=policy))
     out = tmp_path / "run"
-    argv = ["--tasks", "gtr.*", "--condition", "intrinsic,tools", "--limit", "1", "--model", "openai/scripted",
+    argv = ["--tasks", "gtr.*", "--condition", "intrinsic,tools", "--limit", "1", "--model", f"scripted/{__name__}:policy",
             "--output", str(out)]
     assert compare_cli.main(argv) == 0
     printed = capsys.readouterr().out
