@@ -1,7 +1,10 @@
 """Compare two behaviour snapshots from ``tests.snapshot.record``; print each difference, exit 1 if any.
 
 Masked as volatile: run and event ids, clock times, latencies, wall times, run directories, the git revision,
-package versions and the model name (the recorded runs name the scripted policy). Everything else (samples, replies, parses, scores, traces, tables, statistics) must be equal.
+package versions and the model name (the recorded runs name the scripted policy). Trace events drop their empty
+fields (null, 0, false, []) on both sides: since issue 14 a model call no longer carries a tool call's null fields
+and the other way round. Everything else (samples, replies, parses, scores, traces, tables, statistics) must be
+equal.
 
     python -m tests.snapshot.compare BEFORE AFTER
 """
@@ -14,14 +17,17 @@ from pathlib import Path
 from typing import Any
 
 VOLATILE = {"run_id", "id", "parent_id", "start", "end", "latency_s", "wall_s", "wall", "run_dir", "git_revision",
-            "versions", "created", "mean_latency_s", "output_tokens_per_s", "latency_p50_s", "latency_p95_s", "started", "finished", "timestamp", "time", "elapsed_s", "tool_call_id",
+            "versions", "created", "mean_latency_s", "output_tokens_per_s", "latency_p50_s", "latency_p95_s",
+            "started", "finished", "timestamp", "time", "elapsed_s", "tool_call_id",
             "model"}  # the scripted provider's model name: scripted/tests.snapshot.record:policy since issue 14
 
 
 def mask(value: Any) -> Any:
     """``value`` with volatile keys replaced by a constant, recursively."""
     if isinstance(value, dict):
-        return {k: ("~" if k in VOLATILE else mask(v)) for k, v in value.items()}
+        event = value.get("kind") in ("model_call", "tool_call")
+        return {k: ("~" if k in VOLATILE else mask(v)) for k, v in value.items()
+                if not (event and (v is None or v is False or v == [] or (type(v) is int and v == 0)))}
     if isinstance(value, list):
         return [mask(v) for v in value]
     return value
