@@ -18,11 +18,15 @@ WEB_MERCATOR_R = 6_378_137.0  # EPSG:3857 sphere radius (WGS84 semi-major axis)
 COMPASS_8 = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
 
+def _compass_8(deg: float) -> str:
+    return COMPASS_8[int(((deg + 22.5) % 360) // 45)]
+
+
 def _bearing(args: dict[str, Any], out: dict[str, Any]) -> None:
     az, _, _ = SPHERE.inv(args["lon1"], args["lat1"], args["lon2"], args["lat2"])
     deg = az % 360
     assert abs((out["bearing_deg"] - deg + 180) % 360 - 180) < 1e-6
-    assert out["compass_8"] == COMPASS_8[int(((deg + 22.5) % 360) // 45)]
+    assert out["compass_8"] == _compass_8(deg)
 
 
 def _distance(args: dict[str, Any], out: dict[str, Any]) -> None:
@@ -113,6 +117,46 @@ def _simplify(args: dict[str, Any], out: dict[str, Any]) -> None:
     assert out["kept_indices"] == rdp_indices(args["points"], args["epsilon_km"] * 1000)
 
 
+def _lookup_cities(args: dict[str, Any], out: dict[str, Any]) -> None:
+    """Distance and bearing from the reference to each city found, from the coordinates the tool printed
+    (rounded to 1e-5 degrees, hence the tolerances; the compass only away from a sector boundary)."""
+    ref = out["reference"]
+    if ref is None:
+        return
+    for c in out["cities"]:
+        if c.get("found") is False:
+            continue
+        km = great_circle((ref["lat"], ref["lon"]), (c["lat"], c["lon"]), radius=6371.0).km
+        deg = SPHERE.inv(ref["lon"], ref["lat"], c["lon"], c["lat"])[0] % 360
+        assert c["distance_km"] == pytest.approx(km, abs=0.01)
+        assert abs((c["bearing_deg"] - deg + 180) % 360 - 180) < 0.02
+        if abs((deg + 22.5) % 45 - 22.5) < 22.4:
+            assert c["compass_8"] == _compass_8(deg)
+
+
+def _bounding_box(args: dict[str, Any], out: dict[str, Any]) -> None:
+    lats, lons = [p[0] for p in args["points"]], [p[1] for p in args["points"]]
+    assert [out["min_lat"], out["max_lat"], out["min_lon"], out["max_lon"]] == [min(lats), max(lats), min(lons),
+                                                                                 max(lons)]
+    assert out["center"] == pytest.approx([(min(lats) + max(lats)) / 2, (min(lons) + max(lons)) / 2], abs=1e-6)
+    assert out["centroid"] == pytest.approx([sum(lats) / len(lats), sum(lons) / len(lons)], abs=1e-6)
+    km = great_circle((min(lats), min(lons)), (max(lats), max(lons)), radius=6371.0).km
+    assert out["diagonal_km"] == pytest.approx(km, abs=1e-3)
+
+
+def _centroid_distances(args: dict[str, Any], out: dict[str, Any]) -> None:
+    """The normalised mean of the unit vectors, then geopy distances to it."""
+    pts = args["points"]
+    v = np.sum([[math.cos(math.radians(la)) * math.cos(math.radians(lo)),
+                 math.cos(math.radians(la)) * math.sin(math.radians(lo)), math.sin(math.radians(la))]
+                for la, lo in pts], axis=0)
+    lat, lon = math.degrees(math.atan2(v[2], math.hypot(v[0], v[1]))), math.degrees(math.atan2(v[1], v[0]))
+    assert out["centroid"] == pytest.approx([lat, lon], abs=1e-6)
+    km = [great_circle((lat, lon), tuple(p), radius=6371.0).km for p in pts]
+    assert out["distances_km"] == pytest.approx(km, abs=2e-3)
+    assert out["farthest_index"] == km.index(max(km))
+
+
 REFERENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "distance_km": _distance,
     "initial_bearing": _bearing,
@@ -123,6 +167,9 @@ REFERENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "latlon_to_web_mercator": _to_web_mercator,
     "web_mercator_to_latlon": _from_web_mercator,
     "simplify_path_rdp": _simplify,
+    "lookup_cities": _lookup_cities,
+    "bounding_box": _bounding_box,
+    "centroid_distances": _centroid_distances,
 }
 
 

@@ -8,6 +8,7 @@ import asyncio
 from functools import cache
 
 import pytest
+from gps_oracles import brute_nearest
 from gps_solvers import SOLVERS, drive, scripted_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -81,7 +82,7 @@ def test_toolsets_exist_and_stay_small(name: str) -> None:
 # tasks whose every solver call goes to a formula tool with an independent reference (tests/tasks/tool_references)
 FORMULA_TASKS = ("gpsbench.distance", "gpsbench.bearing", "gpsbench.interpolation", "gpsbench.polygon_area",
                  "gpsbench.coordinate_transformation", "gpsbench.relative_position_pure", "gpsbench.route_geometry",
-                 "gpsbench.route_geometry.mcq")
+                 "gpsbench.route_geometry.mcq", "gpsbench.bounding_box")
 
 
 @pytest.mark.parametrize("name", CHECKED)
@@ -94,6 +95,10 @@ def test_tool_ceiling_every_sample_solved_with_the_tasks_tools(name: str) -> Non
         assert calls, "the solver must use a tool"
         checked = [check_tool_result(*call) for call in calls]
         assert all(checked) or name not in FORMULA_TASKS, [c[0] for c in calls]
+        for tool, args, out in calls:
+            if tool == "nearest_cities":  # the nearest city against raw GeoNames rows and an own haversine
+                _, km = brute_nearest(args["lat"], args["lon"], args.get("min_population", 0))[0]
+                assert out["cities"][0]["distance_km"] == pytest.approx(km, abs=2e-3), (s.id, out["cities"][0])
         parsed = task.parse(text, s)
         score = task.score(parsed, s)
         assert parsed.ok and score.correct, (s.id, text, score.explanation)
