@@ -14,9 +14,10 @@ from geocore import validation as check
 from geocore.sphere import (
     EARTH_RADIUS_KM,
     Vec,
+    along_track_angle,
     central_angle,
     cross,
-    dot,
+    cross_track_angle,
     norm,
     norm360,
     norm_lon,
@@ -185,9 +186,7 @@ def cross_track_km(
     lat1, lon1, lat2, lon2 = _pair(lat1, lon1, lat2, lon2)
     r = check.positive(radius_km, "radius_km")
     _, n = _great_circle_normal(lat1, lon1, lat2, lon2)
-    h = dot(p, n)
-    in_plane = norm((p[0] - h * n[0], p[1] - h * n[1], p[2] - h * n[2]))
-    return -r * math.atan2(h, in_plane)
+    return -r * cross_track_angle(p, n)
 
 
 def along_track_km(
@@ -201,5 +200,4 @@ def along_track_km(
     lat1, lon1, lat2, lon2 = _pair(lat1, lon1, lat2, lon2)
     r = check.positive(radius_km, "radius_km")
     a, n = _great_circle_normal(lat1, lon1, lat2, lon2)
-    t = cross(n, a)  # unit tangent at point 1, pointing towards point 2
-    return r * math.atan2(dot(p, t), dot(p, a))
+    return r * along_track_angle(p, a, cross(n, a))  # cross(n, a): unit tangent at 1, pointing towards 2

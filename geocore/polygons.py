@@ -30,8 +30,10 @@ from geocore.geodesy import WGS84
 from geocore.sphere import (
     EARTH_RADIUS_KM,
     Vec,
+    along_track_angle,
     central_angle,
     cross,
+    cross_track_angle,
     dot,
     lhuilier_excess,
     norm,
@@ -183,15 +185,10 @@ def _arc_distances(vs: Sequence[Vec], a: Vec, b: Vec) -> list[float]:
     if size >= 1e-15:
         n = (n[0] / size, n[1] / size, n[2] / size)
         t = cross(n, a)
-        arc = math.atan2(size, dot(a, b))
-    for p in vs:
-        if size >= 1e-15:  # else coincident (or antipodal) ends: no arc to project on
-            h = dot(p, n)
-            along = math.atan2(dot(p, t), dot(p, a))
-            if 0.0 <= along <= arc:
-                out.append(abs(math.atan2(h, norm((p[0] - h * n[0], p[1] - h * n[1], p[2] - h * n[2])))))
-                continue
-        out.append(min(vector_angle(p, a), vector_angle(p, b)))
+        arc = vector_angle(a, b)
+    for p in vs:  # coincident (or antipodal) ends have no arc to project on
+        on_arc = size >= 1e-15 and 0.0 <= along_track_angle(p, a, t) <= arc
+        out.append(abs(cross_track_angle(p, n)) if on_arc else min(vector_angle(p, a), vector_angle(p, b)))
     return out
 
 

@@ -81,6 +81,19 @@ def vector_angle(a: Vec, b: Vec) -> float:
     return math.atan2(norm(cross(a, b)), dot(a, b))
 
 
+def cross_track_angle(p: Vec, n: Vec) -> float:
+    """Signed angle (radians) from the unit vector ``p`` to the great circle with unit normal ``n``; positive on
+    the side ``n`` points to."""
+    h = dot(p, n)
+    return math.atan2(h, norm((p[0] - h * n[0], p[1] - h * n[1], p[2] - h * n[2])))
+
+
+def along_track_angle(p: Vec, a: Vec, t: Vec) -> float:
+    """Signed angle (radians) along a great circle from its point ``a``, in the direction of the unit tangent
+    ``t`` at ``a``, to the foot of the unit vector ``p``; within [-pi, pi]."""
+    return math.atan2(dot(p, t), dot(p, a))
+
+
 # ----------------------------------------------------------------------------- central angle (haversine)
 
 def central_angle(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
