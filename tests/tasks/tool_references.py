@@ -1,6 +1,7 @@
 """Independent references for the formula tools (test helper): each tool result a tool-ceiling solver receives
-is recomputed here with geopy, pyproj's Geod and Transformer, the textbook formula or an own RDP by vector
-geometry, never through geocore, so a ceiling test fails when a tool and the gold share a wrong formula."""
+is recomputed here with geopy, pyproj's Geod and Transformer, textbook formulas, an own RDP (vector geometry) and
+own ray casting, never through geocore or shapely, so a ceiling test fails when a tool and the gold share a wrong
+formula. Tools without an entry here are covered by their families' gold tests."""
 
 from __future__ import annotations
 
@@ -157,6 +158,33 @@ def _centroid_distances(args: dict[str, Any], out: dict[str, Any]) -> None:
     assert out["farthest_index"] == km.index(max(km))
 
 
+def _edge_distance_deg(lat: float, lon: float, ring: list[list[float]]) -> float:
+    """Planar distance in degrees from (lat, lon) to the nearest edge of a [lat, lon] ring."""
+    best = math.inf
+    for (ay, ax), (by, bx) in zip(ring, ring[1:] + ring[:1], strict=True):
+        dx, dy = bx - ax, by - ay
+        t = 0.0 if dx == dy == 0 else max(0.0, min(1.0, ((lon - ax) * dx + (lat - ay) * dy) / (dx * dx + dy * dy)))
+        best = min(best, math.hypot(lon - ax - t * dx, lat - ay - t * dy))
+    return best
+
+
+def _ray_cast(lat: float, lon: float, ring: list[list[float]]) -> bool:
+    """Even-odd rule in the (lon, lat) plane: a ray towards +lon crosses the ring an odd number of times."""
+    inside = False
+    for (ay, ax), (by, bx) in zip(ring, ring[1:] + ring[:1], strict=True):
+        if (ay > lat) != (by > lat) and lon < ax + (lat - ay) * (bx - ax) / (by - ay):
+            inside = not inside
+    return inside
+
+
+def _which_region(args: dict[str, Any], out: dict[str, Any]) -> None:
+    """Ray casting, for points farther than 1e-7 degrees from every edge (the boundary convention is the tool's)."""
+    lat, lon, rings = args["lat"], args["lon"], [[list(p) for p in r] for r in args["regions"]]
+    if min(_edge_distance_deg(lat, lon, r) for r in rings) > 1e-7:
+        assert out["regions"] == [i + 1 for i, r in enumerate(rings) if _ray_cast(lat, lon, r)]
+        assert out["on_boundary_of"] == []
+
+
 REFERENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "distance_km": _distance,
     "initial_bearing": _bearing,
@@ -170,6 +198,7 @@ REFERENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "lookup_cities": _lookup_cities,
     "bounding_box": _bounding_box,
     "centroid_distances": _centroid_distances,
+    "which_region": _which_region,
 }
 
 
