@@ -6,6 +6,7 @@ formula. Tools without an entry here are covered by their families' gold tests."
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -185,6 +186,28 @@ def _which_region(args: dict[str, Any], out: dict[str, Any]) -> None:
         assert out["on_boundary_of"] == []
 
 
+def dms_text_to_decimal(text: str) -> tuple[float, float]:
+    """(lat, lon) from two angles written D°M'S.SS"H, by plain arithmetic."""
+    vals = []
+    for d, m, sec, h in re.findall(r"(\d+)°(\d+)'([\d.]+)\"([NSEW])", text):
+        assert int(m) < 60 and float(sec) < 60, text  # carried into minutes and degrees
+        v = int(d) + int(m) / 60 + float(sec) / 3600
+        vals.append(-v if h in "SW" else v)
+    assert len(vals) == 2, text
+    return vals[0], vals[1]
+
+
+def _to_dms(args: dict[str, Any], out: dict[str, Any]) -> None:
+    """The DMS text reads back as the input to within the rounding of seconds to 0.01″."""
+    lat, lon = dms_text_to_decimal(out["dms"])
+    assert abs(lat - args["lat"]) * 3600 <= 0.005 + 1e-9 and abs(lon - args["lon"]) * 3600 <= 0.005 + 1e-9
+
+
+def _from_dms(args: dict[str, Any], out: dict[str, Any]) -> None:
+    lat, lon = dms_text_to_decimal(args["text"])
+    assert out["lat"] == pytest.approx(lat, abs=1e-6) and out["lon"] == pytest.approx(lon, abs=1e-6)
+
+
 REFERENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "distance_km": _distance,
     "initial_bearing": _bearing,
@@ -199,6 +222,8 @@ REFERENCES: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "bounding_box": _bounding_box,
     "centroid_distances": _centroid_distances,
     "which_region": _which_region,
+    "decimal_to_dms": _to_dms,
+    "dms_to_decimal": _from_dms,
 }
 
 

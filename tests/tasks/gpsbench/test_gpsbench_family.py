@@ -82,7 +82,8 @@ def test_toolsets_exist_and_stay_small(name: str) -> None:
 # tasks whose every solver call goes to a formula tool with an independent reference (tests/tasks/tool_references)
 FORMULA_TASKS = ("gpsbench.distance", "gpsbench.bearing", "gpsbench.interpolation", "gpsbench.polygon_area",
                  "gpsbench.coordinate_transformation", "gpsbench.relative_position_pure", "gpsbench.route_geometry",
-                 "gpsbench.route_geometry.mcq", "gpsbench.bounding_box")
+                 "gpsbench.route_geometry.mcq", "gpsbench.bounding_box", "gpsbench.format_conversion",
+                 "gpsbench.spatial_patterns")
 
 
 @pytest.mark.parametrize("name", CHECKED)

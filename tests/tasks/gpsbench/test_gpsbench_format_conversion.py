@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from tasks import get_task
 from tasks.records import Parsed
+from tests.tasks.tool_references import dms_text_to_decimal
 
 TASK = get_task("gpsbench.format_conversion")
 ALL = TASK.generate(42, 60)
-
-
-def dms_text_to_decimal(text: str) -> tuple[float, float]:
-    vals = []
-    for d, m, s, h in re.findall(r"(\d+)°(\d+)'([\d.]+)\"([NSEW])", text):
-        v = int(d) + int(m) / 60 + float(s) / 3600
-        vals.append(-v if h in "SW" else v)
-    return vals[0], vals[1]
 
 
 def test_gold_by_own_arithmetic_on_every_sample() -> None:
