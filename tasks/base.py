@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from typing import ClassVar, Protocol, runtime_checkable
+from typing import ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from tasks.records import SPLITS, Parsed, Sample, Score, Split
+
+
+TargetT = TypeVar("TargetT")
+"""A generated task's gold type."""
+ValueT = TypeVar("ValueT")
+"""A generated task's parsed-answer type."""
 
 
 @runtime_checkable
@@ -30,8 +36,11 @@ class Task(Protocol):
         ...
 
 
-class GeneratedTask:
+class GeneratedTask(Generic[TargetT, ValueT]):
     """Base for synthetic tasks: generate ``size`` items with a seed, split 60/10/30 deterministically.
+
+    Generic in the gold (``TargetT``) and the parsed answer (``ValueT``) so mypy checks what a scorer reads:
+    ``class DistanceTask(GeneratedTask[DistanceTarget, float])``.
 
     Subclasses implement :meth:`generate` (all items for a seed, in order) and :meth:`parse` / :meth:`score`.
     An item's split is a function of its identity only (:attr:`item_key` and its index, see :meth:`split_of`),
@@ -50,13 +59,13 @@ class GeneratedTask:
     def __init__(self, size: int | None = None) -> None:
         self.size = size or self.default_size
 
-    def generate(self, seed: int, size: int) -> list[Sample]:  # pragma: no cover - abstract
+    def generate(self, seed: int, size: int) -> list[Sample[TargetT]]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def parse(self, text: str, sample: Sample) -> Parsed:  # pragma: no cover - abstract
+    def parse(self, text: str, sample: Sample[TargetT]) -> Parsed[ValueT]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:  # pragma: no cover - abstract
+    def score(self, parsed: Parsed[ValueT], sample: Sample[TargetT]) -> Score:  # pragma: no cover - abstract
         raise NotImplementedError
 
     @property
@@ -74,7 +83,7 @@ class GeneratedTask:
     def sample_id(self, split: Split, index: int) -> str:
         return f"{self.name}/{split}/{index:05d}"
 
-    def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample]:
+    def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample[TargetT]]:
         if split not in SPLITS:
             raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
         items = [s for s in self.generate(seed, self.size) if s.split == split]

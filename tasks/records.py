@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+TargetT_co = TypeVar("TargetT_co", covariant=True)
+"""A task's gold type (a TypedDict per task, e.g. ``DistanceTarget``); a bare ``Sample`` is ``Sample[Any]``."""
+ValueT_co = TypeVar("ValueT_co", covariant=True)
+"""The type of a parsed answer (``float`` km, an option index, a TypedDict); a bare ``Parsed`` is ``Parsed[Any]``."""
+V = TypeVar("V")
 
 Split = Literal["train", "dev", "test"]
 SPLITS: tuple[Split, ...] = ("train", "dev", "test")
@@ -19,8 +25,12 @@ class Message(BaseModel):
     content: str
 
 
-class Sample(BaseModel):
-    """One item of a task: what the model sees, the typed gold, and the inputs it was rendered from."""
+class Sample(BaseModel, Generic[TargetT_co]):
+    """One item of a task: what the model sees, the typed gold, and the inputs it was rendered from.
+
+    Generic in its gold for the type checker only: tasks annotate ``Sample[TheirTarget]`` (under postponed
+    annotations, never evaluated), and samples are built and loaded unparametrised, so ``target`` is stored and
+    read back as the JSON it was given."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -28,7 +38,7 @@ class Sample(BaseModel):
     task: str
     split: Split = "test"
     messages: tuple[Message, ...] = Field(description="What the model sees, system prompt first")
-    target: Any = Field(description="Typed gold answer (JSON-serialisable)")
+    target: TargetT_co = Field(description="Typed gold answer (JSON-serialisable)")
     choices: tuple[str, ...] | None = None
     payload: dict[str, Any] = Field(default_factory=dict, description="Structured inputs of the prompt")
     meta: dict[str, Any] = Field(default_factory=dict, description="Breakdown keys: continent, difficulty, ...")
@@ -51,14 +61,16 @@ AnswerStatus = Literal["answered", "hedged", "unparsed", "refused"]
 ANSWER_STATUSES: tuple[AnswerStatus, ...] = ("answered", "hedged", "unparsed", "refused")
 
 
-class Parsed(BaseModel):
-    """An answer extracted from the model's raw text, or why there is none (its status and reason)."""
+class Parsed(BaseModel, Generic[ValueT_co]):
+    """An answer extracted from the model's raw text, or why there is none (its status and reason).
+
+    Generic in the answer's type for the type checker only, as :class:`Sample` is in its gold."""
 
     model_config = ConfigDict(frozen=True)
 
     raw: str
     ok: bool
-    value: Any = None
+    value: ValueT_co | None = Field(default=None, description="The answer when ok; a hedge's candidates otherwise")
     reason: str | None = Field(default=None, description="Why no answer was taken, when ok is False")
     status: AnswerStatus = "answered"
 
@@ -70,9 +82,22 @@ class Parsed(BaseModel):
             object.__setattr__(self, "status", "unparsed")
         return self
 
-    @classmethod
-    def success(cls, raw: str, value: Any) -> Parsed:
-        return cls(raw=raw, ok=True, value=value)
+    @property
+    def answer(self) -> ValueT_co:
+        """The answer of an ok parse: what a scorer reads once it has checked ``ok``."""
+        if not self.ok:
+            raise ValueError(f"a {self.status} parse has no answer")
+        return cast(ValueT_co, self.value)
+
+    def no_answer(self) -> Parsed[Any]:
+        """This parse, which has no answer, as a parse of any answer type (status, reason and candidates kept)."""
+        if self.ok:
+            raise ValueError("an ok parse has an answer")
+        return self
+
+    @staticmethod
+    def success(raw: str, value: V) -> Parsed[V]:
+        return Parsed(raw=raw, ok=True, value=value)
 
     @classmethod
     def failure(cls, raw: str, reason: str) -> Parsed:

@@ -40,6 +40,7 @@ from tasks.answers.choices import (
 from tasks.answers.coords import (
     Angle,
     Pair,
+    PairAnswer,
     coordinate_pair,
     find_angles,
     pair_from_angles,
@@ -92,7 +93,7 @@ from tasks.answers.text import (
 
 __all__ = [
     "BLOCK_CAP", "DIRECTIONS_8", "DIRECTION_NAMES", "DISTANCE_UNITS", "FINAL_RE", "KM_PER_MILE", "LONG_NUMBER", "NUM",
-    "NUMBER_RE", "SEGMENT_CAP", "TAIL_CAP", "Angle", "Answer", "Number", "Pair", "Quantity", "agree", "answer_block",
+    "NUMBER_RE", "SEGMENT_CAP", "TAIL_CAP", "Angle", "Answer", "Number", "Pair", "PairAnswer", "Quantity", "agree", "answer_block",
     "bare_number", "blank_phrase", "clean", "commit_block", "contains_phrase", "coordinate_pair", "earlier_blocks", "decide", "direction", "distinct",
     "extract", "final_answer_end", "final_answer_segment", "final_answer_segments", "find_angles", "find_answer", "find_phrase", "fold", "is_formula",
     "is_non_answer", "is_placeholder_echo", "is_refusal", "last_line", "numbers", "option", "option_labels", "option_texts",

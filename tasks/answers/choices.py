@@ -88,7 +88,7 @@ def option_texts(segment: str, aliases: Sequence[Sequence[str]]) -> list[int]:
 
 
 def option(segment: str, aliases: Sequence[Sequence[str]], *, letters: bool = True, numbers: bool = False,
-           first_number: int = 1, texts: bool = True) -> Parsed:
+           first_number: int = 1, texts: bool = True) -> Parsed[int]:
     """The one option ``segment`` names (0-based index), by label and/or text.
 
     Several labels ("A or B", every option echoed) are hedged; a label whose option text is contradicted by
@@ -111,7 +111,7 @@ def option(segment: str, aliases: Sequence[Sequence[str]], *, letters: bool = Tr
 _YES_NO = {"yes": True, "no": False}
 
 
-def yes_no(segment: str) -> Parsed:
+def yes_no(segment: str) -> Parsed[bool]:
     """True for a whole-word yes, False for a whole-word no ("no" is not in "north"); both are hedged."""
     words = [w for w in fold(segment).split() if w in _YES_NO]
     return decide(segment, [_YES_NO[w] for w in words], what="yes/no")
@@ -154,7 +154,7 @@ def _chunk_directions(chunk: str) -> list[str]:
     return found + _ABBREV.findall(clean(chunk))
 
 
-def direction(segment: str) -> Parsed:
+def direction(segment: str) -> Parsed[str]:
     """One of the 8 compass directions (``"N"`` ... ``"NW"``) named in ``segment``, words or abbreviations.
 
     "north-east", "North East", "northeast" and "NE" are NE; "north" inside "northeast" does not count as N.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import TypedDict, final
 
 from tasks.answers.decide import decide
 from tasks.answers.numbers import result_part
@@ -85,6 +86,16 @@ def find_angles(segment: str) -> list[Angle]:
     return out
 
 
+@final
+class PairAnswer(TypedDict):
+    """A parsed coordinate pair: the position and how it was written."""
+
+    lat: float
+    lon: float
+    dms: bool
+    lon_first: bool
+
+
 @dataclass(frozen=True)
 class Pair:
     """A (lat, lon) pair, or why none could be formed."""
@@ -131,7 +142,7 @@ def _same_pair(a: Pair, b: Pair, tol: float = 5e-4) -> bool:
 
 
 def coordinate_pair(segment: str, *, lon_first: bool = False,
-                    given: Collection[tuple[float, float]] = ()) -> Parsed:
+                    given: Collection[tuple[float, float]] = ()) -> Parsed[PairAnswer]:
     """One (lat, lon) pair from an answer segment, as ``{"lat", "lon", "dms", "lon_first"}``. Two different pairs
     are hedged (the same position in DMS and decimal is one); pairs printed in the prompt (``given``, as
     (lat, lon)) are dropped when another remains; no pair is unparsed with the reason."""
@@ -143,12 +154,13 @@ def coordinate_pair(segment: str, *, lon_first: bool = False,
     parsed = decide(segment, [(p.lat, p.lon) for p in fresh], what="coordinate pair",
                     same=lambda a, b: _same_pair(Pair(*a), Pair(*b)))
     if not parsed.ok:
-        return parsed
-    p = next(q for q in fresh if (q.lat, q.lon) == parsed.value)
-    return Parsed.success(segment, {"lat": p.lat, "lon": p.lon, "dms": p.dms, "lon_first": p.lon_first})
+        return parsed.no_answer()
+    p = next(q for q in fresh if (q.lat, q.lon) == parsed.answer)
+    assert p.lat is not None and p.lon is not None  # fresh holds complete pairs only
+    return Parsed.success(segment, PairAnswer(lat=p.lat, lon=p.lon, dms=p.dms, lon_first=p.lon_first))
 
 
-def single_angle(segment: str, axis: str) -> Parsed:
+def single_angle(segment: str, axis: str) -> Parsed[float]:
     """One latitude (``axis="lat"``) or longitude from ``segment``: the one labelled for ``axis`` when several
     are given; two different values for the axis are hedged."""
     angles = find_angles(result_part(segment)) or find_angles(segment)
@@ -160,6 +172,6 @@ def single_angle(segment: str, axis: str) -> Parsed:
         return Parsed.failure(segment, f"the value given is not a {name}")
     parsed = decide(segment, [a.value for a in chosen], what=name, same=lambda x, y: abs(x - y) <= 5e-4)
     limit = 90.0 if axis == "lat" else 180.0
-    if parsed.ok and abs(parsed.value) > limit:
-        return Parsed.failure(segment, f"{parsed.value} out of range for a {name}")
+    if parsed.ok and abs(parsed.answer) > limit:
+        return Parsed.failure(segment, f"{parsed.answer} out of range for a {name}")
     return parsed

@@ -33,7 +33,7 @@ def distinct(candidates: Sequence[T], same: Callable[[T, T], bool] | None = None
 
 
 def decide(raw: str, candidates: Sequence[T], *, what: str, same: Callable[[T, T], bool] | None = None,
-           where: str = "answer") -> Parsed:
+           where: str = "answer") -> Parsed[T]:
     """One distinct candidate: answered with it; several: hedged (the candidates kept, never credited);
     none: unparsed. ``what`` names the kind of value ("option", "distance") in the reason."""
     found = distinct(candidates, same)
@@ -53,8 +53,8 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def extract(text: str, find: Callable[[str], Parsed], *, prompt: str | None = None, completion: bool = False,
-            locate: Callable[[str, bool], Answer | None] | None = None) -> Parsed:
+def extract(text: str, find: Callable[[str], Parsed[T]], *, prompt: str | None = None, completion: bool = False,
+            locate: Callable[[str, bool], Answer | None] | None = None) -> Parsed[T]:
     """Run the extractor ``find`` on the committed answer of ``text`` (see :func:`find_answer`; ``locate``, called
     as ``locate(text, completion)``, replaces it where a family reads more than the last line of a free reply).
 

@@ -193,7 +193,7 @@ def same_value(rel: float = 0.01, absolute: float = 1e-9):  # type: ignore[no-un
 
 
 def quantity(segment: str, kind: str, *, given: Collection[float] = (), bare: bool = True, what: str | None = None,
-             rel: float = 0.01) -> Parsed:
+             rel: float = 0.01) -> Parsed[float]:
     """One ``kind`` quantity from an answer segment (see :func:`quantities`): two different values ("X km or
     Y km", "1212-2424 km", "X (or Y)") are hedged; the same value in two units is one answer. With ``bare``, a
     segment that is only a number counts in the asked unit. A formula without a final value is unparsed."""

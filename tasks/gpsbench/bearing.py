@@ -7,6 +7,8 @@ and reported but not required. The error is the absolute angular difference in d
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from geocore.geodesy import compass_point, initial_bearing
 from tasks.answers import DIRECTION_NAMES, direction, extract, prompt_numbers
 from tasks.gpsbench.common import GpsTask, angle_diff, failed, graded, place_meta
@@ -25,11 +27,21 @@ TEMPLATE = (
 )
 
 
+class BearingTarget(TypedDict):
+    bearing_deg: float
+    compass: str
+
+
+class BearingAnswer(TypedDict):
+    bearing_deg: float
+    compass: str | None
+
+
 @register_task("gpsbench.bearing")
-class BearingTask(GpsTask):
+class BearingTask(GpsTask[BearingTarget, BearingAnswer]):
     toolsets = ("geodesy",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[BearingTarget]]:
         rng = self.rng(seed)
         out = []
         for i in range(size):
@@ -45,7 +57,7 @@ class BearingTask(GpsTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[BearingTarget]) -> Parsed[BearingAnswer]:
         """The bearing (degrees) of the committed answer, plus its compass word if one is given (reported, not
         graded); two different bearings are hedged."""
         given = prompt_numbers(sample.prompt)
@@ -59,14 +71,14 @@ class BearingTask(GpsTask):
 
         return extract(text, find, prompt=sample.prompt)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[BearingAnswer], sample: Sample[BearingTarget]) -> Score:
         if not parsed.ok:
             return failed(parsed, "deg")
         gold = float(sample.target["bearing_deg"])
-        err = angle_diff(float(parsed.value["bearing_deg"]), gold)
+        err = angle_diff(float(parsed.answer["bearing_deg"]), gold)
         ok = err <= TOLERANCE_DEG
-        given = parsed.value.get("compass")
+        given = parsed.answer.get("compass")
         compass = (f"; compass {DIRECTION_NAMES[given]} ({'right' if given == sample.target['compass'] else 'wrong'})"
                    if given else "; no compass name")
-        return graded(ok, err, "deg", f"answer {parsed.value['bearing_deg']:.2f}°, gold {gold:.2f}° "
+        return graded(ok, err, "deg", f"answer {parsed.answer['bearing_deg']:.2f}°, gold {gold:.2f}° "
                                       f"(±{TOLERANCE_DEG}°){compass}")

@@ -11,6 +11,7 @@ when every city is put under its continent; the error is the number of misplaced
 from __future__ import annotations
 
 import re
+from typing import TypedDict
 
 from geocore.gazetteer import CONTINENTS
 from tasks.answers import (
@@ -86,12 +87,17 @@ def continent_claims(block: str, names: list[str]) -> dict[str, list[str]]:
     return out
 
 
+class ContinentsTarget(TypedDict):
+    continents: dict[str, str]
+    groups: dict[str, list[str]]
+
+
 @register_task("gpsbench.boundary_analysis")
-class BoundaryAnalysisTask(GpsTask):
+class BoundaryAnalysisTask(GpsTask[ContinentsTarget, dict[str, str]]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[ContinentsTarget]]:
         rng = self.rng(seed)
         out = []
         for i in range(size):
@@ -113,13 +119,14 @@ class BoundaryAnalysisTask(GpsTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[ContinentsTarget]) -> Parsed[dict[str, str]]:
         """Continent of each place named after the FINAL ANSWER marker (all lines after it) or, without one,
         after the reply's last committing cue ("Therefore, the answer is ...", else its last line); a place put
         under two continents is a hedge."""
         block = answer_block(text)
         final = block is not None
-        block = block if final else commit_block(text)
+        if block is None:
+            block = commit_block(text)
         claims = continent_claims(block, list(sample.target["continents"]))
         if not claims:
             if is_refusal(block) or (not final and is_refusal(text)):
@@ -135,12 +142,12 @@ class BoundaryAnalysisTask(GpsTask):
                 f"{n}: {', '.join(c)}" for n, c in several.items()), candidates=several)
         return Parsed.success(text, {n: c[0] for n, c in claims.items()})
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[dict[str, str]], sample: Sample[ContinentsTarget]) -> Score:
         if not parsed.ok:
             return failed(parsed, "places")
         gold: dict[str, str] = sample.target["continents"]
-        wrong = [n for n, k in gold.items() if parsed.value.get(n) != k]
-        detail = "; ".join(f"{n}: {CONTINENT_NAMES.get(parsed.value.get(n, ''), 'missing')} (gold "
+        wrong = [n for n, k in gold.items() if parsed.answer.get(n) != k]
+        detail = "; ".join(f"{n}: {CONTINENT_NAMES.get(parsed.answer.get(n, ''), 'missing')} (gold "
                            f"{CONTINENT_NAMES[gold[n]]})" for n in wrong)
         return graded(not wrong, float(len(wrong)), "places", f"{len(gold) - len(wrong)}/{len(gold)} placed right"
                                                              + (f"; {detail}" if detail else ""))

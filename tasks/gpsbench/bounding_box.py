@@ -8,8 +8,10 @@ south-west and north-east corners). Tolerances: ±0.01° per coordinate; max(5 k
 
 from __future__ import annotations
 
+from typing import Required, TypedDict
+
 from geocore.pointsets import box_summary
-from tasks.answers import coordinate_pair, decide, extract, find_angles, prompt_numbers, quantity
+from tasks.answers import PairAnswer, coordinate_pair, decide, extract, find_angles, prompt_numbers, quantity
 from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_balanced
@@ -34,7 +36,7 @@ TEMPLATE = ("Here are {n} points (latitude, longitude in decimal degrees):\n{poi
             "End your reply with the line FINAL ANSWER: {form}.")
 
 
-def parse_bounds(segment: str) -> Parsed:
+def parse_bounds(segment: str) -> Parsed[list[float]]:
     """Four numbers (min_lat, max_lat, min_lon, max_lon); a multiple of four that are not one repeated box is
     hedged."""
     values = [a.value for a in find_angles(segment)]
@@ -44,18 +46,28 @@ def parse_bounds(segment: str) -> Parsed:
     if len(values) % 4:
         return Parsed.hedged(segment, f"{len(values)} numbers where 4 bounds were asked", candidates=values[:20])
     parsed = decide(segment, boxes, what="bounding box")
-    return Parsed.success(segment, list(parsed.value)) if parsed.ok else parsed
+    return Parsed.success(segment, list(parsed.answer)) if parsed.ok else parsed.no_answer()
 
 
 def diagonal_tolerance_km(gold: float) -> float:
     return max(5.0, 0.05 * gold)
 
 
+class BoxTarget(TypedDict, total=False):
+    """The asked quantity and its gold: the four bounds, the diagonal in km, or a centre (lat, lon)."""
+
+    quantity: Required[str]
+    bounds: list[float]
+    km: float
+    lat: float
+    lon: float
+
+
 @register_task("gpsbench.bounding_box")
-class BoundingBoxTask(GpsTask):
+class BoundingBoxTask(GpsTask[BoxTarget, PairAnswer | float | list[float]]):
     toolsets = ("shapes",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[BoxTarget]]:
         rng = self.rng(seed)
         out = []
         for i in range(size):
@@ -63,7 +75,7 @@ class BoundingBoxTask(GpsTask):
             pts = [rounded(c.lat, c.lon) for c in group]
             box = box_summary(pts)
             quantity = QUANTITIES[i % len(QUANTITIES)]
-            target: dict = {"quantity": quantity}
+            target = BoxTarget(quantity=quantity)
             if quantity == "bounds":
                 target["bounds"] = [box.min_lat, box.max_lat, box.min_lon, box.max_lon]
             elif quantity == "diagonal":
@@ -80,7 +92,7 @@ class BoundingBoxTask(GpsTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[BoxTarget]) -> Parsed[PairAnswer | float | list[float]]:
         """The asked quantity from the committed answer: a (lat, lon) pair, a distance, or the four bounds;
         the listed points restated beside it are not the answer; two different answers are hedged."""
         q = sample.target["quantity"]
@@ -92,20 +104,21 @@ class BoundingBoxTask(GpsTask):
             return extract(text, lambda seg: quantity(seg, "distance", given=numbers), prompt=sample.prompt)
         return extract(text, parse_bounds, prompt=sample.prompt)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[PairAnswer | float | list[float]], sample: Sample[BoxTarget]) -> Score:
         t = sample.target
         q = t["quantity"]
         if not parsed.ok:
             return failed(parsed, "km" if q == "diagonal" else "deg")
-        v = parsed.value
-        if q == "diagonal":
+        v = parsed.answer
+        if q == "diagonal" and isinstance(v, (int, float)):
             err = abs(float(v) - t["km"])
             tol = diagonal_tolerance_km(t["km"])
             return graded(err <= tol, err, "km", f"answer {float(v):.1f} km, gold {t['km']:.1f} km (±{tol:.1f} km)")
-        if q == "bounds":
+        if q == "bounds" and isinstance(v, list):
             g = t["bounds"]
             err = max(abs(v[0] - g[0]), abs(v[1] - g[1]), lon_diff(v[2], g[2]), lon_diff(v[3], g[3]))
             return graded(err <= TOLERANCE_DEG, err, "deg", f"answer {v}, gold {g}, error {err:.4f}°")
+        assert isinstance(v, dict), f"a {q} answer is a coordinate pair"
         err = max(abs(v["lat"] - t["lat"]), lon_diff(v["lon"], t["lon"]))
         return graded(err <= TOLERANCE_DEG, err, "deg",
                       f"answer ({v['lat']:.4f}, {v['lon']:.4f}), gold ({t['lat']:.4f}, {t['lon']:.4f}), error {err:.4f}°")

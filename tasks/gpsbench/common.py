@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 from geocore.gazetteer import City, admin1_name
 from tasks.answers import extract, option
-from tasks.base import GeneratedTask, stable_seed
+from tasks.base import GeneratedTask, TargetT, ValueT, stable_seed
 from tasks.gpsbench.prompts import SYSTEM_PROMPT
 from tasks.gpsbench.regions import subregion
 from tasks.records import Message, Parsed, Sample, Score
@@ -16,7 +16,17 @@ from tasks.records import Message, Parsed, Sample, Score
 LETTERS = "ABCDEFGHIJ"
 
 
-class GpsTask(GeneratedTask):
+class ChoiceTarget(TypedDict):
+    """The gold of a multiple-choice task: the option's letter and 0-based index (each task adds its keys)."""
+
+    letter: str
+    index: int
+
+
+ChoiceT = TypeVar("ChoiceT", bound=ChoiceTarget)
+
+
+class GpsTask(GeneratedTask[TargetT, ValueT]):
     """A GPSBench task: ``family`` is gpsbench and samples carry the system prompt and breakdown meta."""
 
     family = "gpsbench"
@@ -27,8 +37,8 @@ class GpsTask(GeneratedTask):
     def rng(self, seed: int) -> random.Random:
         return random.Random(stable_seed(self.item_key, seed))
 
-    def make(self, i: int, size: int, prompt: str, target: Any, payload: dict[str, Any], meta: dict[str, Any],
-             choices: Sequence[str] | None = None) -> Sample:
+    def make(self, i: int, size: int, prompt: str, target: TargetT, payload: dict[str, Any], meta: dict[str, Any],
+             choices: Sequence[str] | None = None) -> Sample[TargetT]:
         split = self.split_of(i)
         return Sample(
             id=self.sample_id(split, i), task=self.name, split=split,
@@ -78,17 +88,27 @@ def angle_diff(a: float, b: float) -> float:
     return min(d, 360.0 - d)
 
 
-def parse_choice(text: str, sample: Sample) -> Parsed:
+class ChoiceTask(GpsTask[ChoiceT, int]):
+    """A GPSBench multiple-choice task: one option by letter or text, scored against the gold option."""
+
+    def parse(self, text: str, sample: Sample[ChoiceT]) -> Parsed[int]:
+        return parse_choice(text, sample)
+
+    def score(self, parsed: Parsed[int], sample: Sample[ChoiceT]) -> Score:
+        return score_choice(parsed, sample)
+
+
+def parse_choice(text: str, sample: Sample[Any]) -> Parsed[int]:
     """One option by letter or whole-word text in the committed answer; several options are hedged."""
     aliases = sample.payload.get("aliases") or [[c] for c in sample.choices or ()]
     return extract(text, lambda seg: option(seg, aliases), prompt=sample.prompt)
 
 
-def score_choice(parsed: Parsed, sample: Sample) -> Score:
+def score_choice(parsed: Parsed[int], sample: Sample[ChoiceT]) -> Score:
     if not parsed.ok:
         return failed(parsed)
     gold = sample.target["index"]
     choices = sample.choices or ()
-    ok = parsed.value == gold
-    return graded(ok, None, None, f"answer {LETTERS[parsed.value]}) {choices[parsed.value]}, gold "
+    ok = parsed.answer == gold
+    return graded(ok, None, None, f"answer {LETTERS[parsed.answer]}) {choices[parsed.answer]}, gold "
                                   f"{LETTERS[gold]}) {choices[gold]}")

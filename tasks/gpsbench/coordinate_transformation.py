@@ -9,12 +9,13 @@ projected back and compared with the given coordinates. The error is the larger 
 from __future__ import annotations
 
 import math
+from typing import TypedDict
 
 from geocore.coords import from_utm, from_web_mercator, simple_utm_zone, to_utm, to_web_mercator
 from geocore.geodesy import haversine_km
-from tasks.answers import coordinate_pair, extract
+from tasks.answers import PairAnswer, coordinate_pair, extract
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
-from tasks.gpsbench.parsing import parse_projected
+from tasks.gpsbench.parsing import ProjectedAnswer, parse_projected
 from tasks.gpsbench.sampling import sample_global
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task
@@ -42,11 +43,26 @@ TEMPLATES = {
 }
 
 
+class ProjectionTarget(TypedDict, total=False):
+    """The gold of one direction: UTM zone, hemisphere, easting and northing, Web Mercator x and y, or the
+    latitude and longitude they invert to."""
+
+    direction: str
+    zone: int
+    hemisphere: str
+    easting: float
+    northing: float
+    x: float
+    y: float
+    lat: float
+    lon: float
+
+
 @register_task("gpsbench.coordinate_transformation")
-class CoordinateTransformationTask(GpsTask):
+class CoordinateTransformationTask(GpsTask[ProjectionTarget, PairAnswer | ProjectedAnswer]):
     toolsets = ("projections",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[ProjectionTarget]]:
         rng = self.rng(seed)
         out = []
         for i in range(size):
@@ -55,6 +71,7 @@ class CoordinateTransformationTask(GpsTask):
             lat, lon = round(city.lat, 5), round(city.lon, 5)
             zone = simple_utm_zone(lon)
             hem = "N" if lat >= 0 else "S"
+            target: ProjectionTarget
             if direction == "wgs84_to_utm":
                 u = to_utm(lat, lon, zone)
                 prompt = TEMPLATES[direction].format(lat=lat, lon=lon, note=UTM_NOTE)
@@ -82,7 +99,7 @@ class CoordinateTransformationTask(GpsTask):
                                  place_meta(city, direction=direction)))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[ProjectionTarget]) -> Parsed[PairAnswer | ProjectedAnswer]:
         """Zone/easting/northing, x/y or a lat/lon pair, as the direction asks, from the committed answer; two
         different answers are hedged."""
         direction = sample.target["direction"]
@@ -91,29 +108,30 @@ class CoordinateTransformationTask(GpsTask):
         kind = "utm" if direction == "wgs84_to_utm" else "webmercator"
         return extract(text, lambda seg: parse_projected(seg, kind), prompt=sample.prompt)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[PairAnswer | ProjectedAnswer], sample: Sample[ProjectionTarget]) -> Score:
         if not parsed.ok:
             return failed(parsed, "m")
-        t, v = sample.target, parsed.value
+        t, v = sample.target, parsed.answer
         direction = t["direction"]
         kind = "utm" if "utm" in direction else "webmercator"
         tol = TOLERANCE_M[kind]
         note = ""
-        if direction == "wgs84_to_utm":
+        if direction == "wgs84_to_utm" and "first" in v:
             err = max(abs(v["first"] - t["easting"]), abs(v["second"] - t["northing"]))
             if v["zone"] is not None and v["zone"] != t["zone"]:
                 note = f"; zone {v['zone']} instead of {t['zone']}"
             if v["hemisphere"] is not None and v["hemisphere"] != t["hemisphere"]:
                 note += f"; hemisphere {v['hemisphere']} instead of {t['hemisphere']}"
-        elif direction == "wgs84_to_webmercator":
+        elif direction == "wgs84_to_webmercator" and "first" in v:
             err = max(abs(v["first"] - t["x"]), abs(v["second"] - t["y"]))
         else:
+            assert "lat" in v, f"a {direction} answer is a coordinate pair"
             err = self._inverse_error(v["lat"], v["lon"], t, kind)
         ok = err <= tol and not note
         return graded(ok, err, "m", f"error {err:.1f} m (tolerance ±{tol:.0f} m per axis){note}")
 
     @staticmethod
-    def _inverse_error(lat: float, lon: float, t: dict, kind: str) -> float:
+    def _inverse_error(lat: float, lon: float, t: ProjectionTarget, kind: str) -> float:
         """Largest axis difference after projecting the answer; ground distance if it cannot be projected."""
         try:
             if kind == "utm":

@@ -7,6 +7,7 @@ R = 6371 km computed from the coordinates exactly as printed; correct within max
 from __future__ import annotations
 
 import random
+from typing import TypedDict
 
 from geocore.geodesy import haversine_km
 from tasks.answers import extract, prompt_numbers, quantity
@@ -32,15 +33,20 @@ def tolerance_km(gold_km: float) -> float:
     return max(5.0, 0.05 * gold_km)
 
 
+class DistanceTarget(TypedDict):
+    km: float
+    miles: float
+
+
 @register_task("gpsbench.distance")
-class DistanceTask(GeneratedTask):
+class DistanceTask(GeneratedTask[DistanceTarget, float]):
     family = "gpsbench"
     toolsets = ("geodesy",)
     default_size = 200
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[DistanceTarget]]:
         rng = random.Random(stable_seed(self.name, seed))
-        out = []
+        out: list[Sample[DistanceTarget]] = []
         for i in range(size):
             a, b = sample_global(rng, 2, MIN_SEPARATION_KM)
             (la1, lo1), (la2, lo2) = rounded(a.lat, a.lon), rounded(b.lat, b.lon)
@@ -63,17 +69,17 @@ class DistanceTask(GeneratedTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[DistanceTarget]) -> Parsed[float]:
         """The distance (km; miles and metres converted) of the committed answer, or a bare number there (km, as
         asked); the radius and other given values are not the answer; two different distances are hedged."""
         given = prompt_numbers(sample.prompt)
         return extract(text, lambda seg: quantity(seg, "distance", given=given), prompt=sample.prompt)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[float], sample: Sample[DistanceTarget]) -> Score:
         gold = float(sample.target["km"])
         if not parsed.ok:
             return Score.unanswered(parsed, error_unit="km")
-        err = abs(float(parsed.value) - gold)
+        err = abs(float(parsed.answer) - gold)
         ok = err <= tolerance_km(gold)
         return Score(correct=ok, value=1.0 if ok else 0.0, error=err, error_unit="km",
-                     explanation=f"answer {parsed.value:.1f} km, gold {gold:.1f} km, tolerance {tolerance_km(gold):.1f} km")
+                     explanation=f"answer {parsed.answer:.1f} km, gold {gold:.1f} km, tolerance {tolerance_km(gold):.1f} km")

@@ -8,8 +8,10 @@ larger of the two differences in arc-seconds. Hemisphere swaps (N/E exchanged) a
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from geocore.coords import format_dms
-from tasks.answers import coordinate_pair, extract
+from tasks.answers import PairAnswer, coordinate_pair, extract
 from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
 from tasks.gpsbench.sampling import sample_global
 from tasks.records import Parsed, Sample, Score
@@ -35,11 +37,18 @@ def dms_shown_value(x: float) -> float:
     return (-total if x < 0 else total) / 3600.0
 
 
+class FormatTarget(TypedDict):
+    direction: str
+    lat: float
+    lon: float
+    dms: str
+
+
 @register_task("gpsbench.format_conversion")
-class FormatConversionTask(GpsTask):
+class FormatConversionTask(GpsTask[FormatTarget, PairAnswer]):
     toolsets = ("projections",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[FormatTarget]]:
         rng = self.rng(seed)
         out = []
         for i in range(size):
@@ -47,6 +56,7 @@ class FormatConversionTask(GpsTask):
             direction = rng.choice(DIRECTIONS)
             lat, lon = round(city.lat, 5), round(city.lon, 5)
             dms = format_dms(lat, lon, 1)
+            target: FormatTarget
             if direction == "dd_to_dms":
                 prompt = TO_DMS.format(lat=lat, lon=lon)
                 target = {"direction": direction, "lat": lat, "lon": lon, "dms": dms}
@@ -58,15 +68,15 @@ class FormatConversionTask(GpsTask):
                                  place_meta(city, direction=direction)))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[FormatTarget]) -> Parsed[PairAnswer]:
         """The coordinate pair of the committed answer (DMS or decimal, hemisphere letters or signs); the same
         position in both formats is one answer, two different positions are hedged."""
         return extract(text, coordinate_pair, prompt=sample.prompt)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[PairAnswer], sample: Sample[FormatTarget]) -> Score:
         if not parsed.ok:
             return failed(parsed, "arcsec")
-        t, v = sample.target, parsed.value
+        t, v = sample.target, parsed.answer
         err = max(abs(v["lat"] - t["lat"]), lon_diff(v["lon"], t["lon"])) * 3600.0
         want_dms = t["direction"] == "dd_to_dms"
         format_ok = v["dms"] == want_dms

@@ -7,8 +7,10 @@ gold is the slerp point from the printed coordinates. Correct when latitude and 
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from geocore.geodesy import haversine_km, interpolate
-from tasks.answers import coordinate_pair, extract
+from tasks.answers import PairAnswer, coordinate_pair, extract
 from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_global
@@ -26,11 +28,17 @@ TEMPLATE = (
 )
 
 
+class InterpolationTarget(TypedDict):
+    lat: float
+    lon: float
+    fraction: float
+
+
 @register_task("gpsbench.interpolation")
-class InterpolationTask(GpsTask):
+class InterpolationTask(GpsTask[InterpolationTarget, PairAnswer]):
     toolsets = ("geodesy",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[InterpolationTarget]]:
         rng = self.rng(seed)
         out = []
         for i in range(size):
@@ -49,16 +57,16 @@ class InterpolationTask(GpsTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[InterpolationTarget]) -> Parsed[PairAnswer]:
         """The (lat, lon) pair of the committed answer (hemisphere letters, signs, labels, DMS); the endpoints
         restated beside it are not the answer; two different pairs are hedged."""
         given = [tuple(p) for p in sample.payload["points"]]
         return extract(text, lambda seg: coordinate_pair(seg, given=given), prompt=sample.prompt)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[PairAnswer], sample: Sample[InterpolationTarget]) -> Score:
         if not parsed.ok:
             return failed(parsed, "deg")
-        t, v = sample.target, parsed.value
+        t, v = sample.target, parsed.answer
         err = max(abs(v["lat"] - t["lat"]), lon_diff(v["lon"], t["lon"]))
         ok = err <= TOLERANCE_DEG
         return graded(ok, err, "deg", f"answer ({v['lat']:.4f}, {v['lon']:.4f}), gold ({t['lat']:.4f}, "

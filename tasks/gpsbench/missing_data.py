@@ -9,6 +9,7 @@ when a namesake in the same country shares the shown coordinate within 0.1° but
 from __future__ import annotations
 
 from functools import cache
+from typing import Literal, TypedDict
 
 from geocore.gazetteer import City
 from tasks.answers import extract, fold, single_angle
@@ -47,16 +48,21 @@ def _ambiguous(city: City, missing: str) -> bool:
     return False
 
 
+class MissingTarget(TypedDict):
+    missing: Literal["lat", "lon"]
+    value: float
+
+
 @register_task("gpsbench.missing_data")
-class MissingDataTask(GpsTask):
+class MissingDataTask(GpsTask[MissingTarget, float]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[MissingTarget]]:
         rng = self.rng(seed)
         out = []
         for i in range(size):
-            missing = "lon" if i % 2 == 0 else "lat"
+            missing: Literal["lat", "lon"] = "lon" if i % 2 == 0 else "lat"
             while True:
                 city = sample_global(rng, 1, 0.0)[0]
                 if not _ambiguous(city, missing):
@@ -73,16 +79,16 @@ class MissingDataTask(GpsTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[MissingTarget]) -> Parsed[float]:
         """The latitude or longitude asked for, from the committed answer (signs and N/S/E/W letters); the
         shown coordinate is not the answer; two different values are hedged."""
         axis = sample.target["missing"]
         return extract(text, lambda seg: single_angle(seg, axis), prompt=sample.prompt)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[float], sample: Sample[MissingTarget]) -> Score:
         if not parsed.ok:
             return failed(parsed, "deg")
         gold = float(sample.target["value"])
-        err = lon_diff(parsed.value, gold) if sample.target["missing"] == "lon" else abs(parsed.value - gold)
+        err = lon_diff(parsed.answer, gold) if sample.target["missing"] == "lon" else abs(parsed.answer - gold)
         return graded(err <= TOLERANCE_DEG, err, "deg",
-                      f"answer {parsed.value:.4f}°, gold {gold:.4f}° (±{TOLERANCE_DEG}°)")
+                      f"answer {parsed.answer:.4f}°, gold {gold:.4f}° (±{TOLERANCE_DEG}°)")

@@ -17,17 +17,9 @@ from functools import cache
 from geocore.gazetteer import City, admin1_name
 from geocore.geodesy import destination, haversine_km
 from tasks.answers import fold
-from tasks.gpsbench.common import (
-    LETTERS,
-    GpsTask,
-    city_label,
-    options_block,
-    parse_choice,
-    place_meta,
-    score_choice,
-)
+from tasks.gpsbench.common import LETTERS, ChoiceTarget, ChoiceTask, city_label, options_block, place_meta
 from tasks.gpsbench.sampling import cities_by_continent, city_grid
-from tasks.records import Parsed, Sample, Score
+from tasks.records import Sample
 from tasks.registry import register_task
 
 MIN_APART_KM = 20.0
@@ -64,12 +56,17 @@ def option_aliases(cities: Sequence[City]) -> list[list[str]]:
     return out
 
 
+class NameTarget(ChoiceTarget):
+    label: str
+    geonameid: int
+
+
 @register_task("gpsbench.name_disambiguation")
-class NameDisambiguationTask(GpsTask):
+class NameDisambiguationTask(ChoiceTask[NameTarget]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[NameTarget]]:
         rng = self.rng(seed)
         groups = name_groups()
         out = []
@@ -105,9 +102,3 @@ class NameDisambiguationTask(GpsTask):
                 place_meta(gold, group_size=len(group)), choices=options,
             ))
         return out
-
-    def parse(self, text: str, sample: Sample) -> Parsed:
-        return parse_choice(text, sample)
-
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
-        return score_choice(parsed, sample)

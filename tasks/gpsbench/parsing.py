@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from typing import TypedDict, final
 
 from tasks.answers import (
     NUM,
@@ -45,11 +46,21 @@ def _plain_metres(segment: str) -> list[float]:
     return out
 
 
-def _one(values: list[float], what: str, segment: str) -> Parsed:
+def _one(values: list[float], what: str, segment: str) -> Parsed[float]:
     return decide(segment, values, what=what, same=same_value(0.0, 1e-6))
 
 
-def parse_projected(segment: str, kind: str) -> Parsed:
+@final
+class ProjectedAnswer(TypedDict):
+    """Two projected coordinates in metres (easting/northing or x/y) and the UTM zone and hemisphere if given."""
+
+    first: float
+    second: float
+    zone: int | None
+    hemisphere: str | None
+
+
+def parse_projected(segment: str, kind: str) -> Parsed[ProjectedAnswer]:
     """Two projected coordinates in metres as ``{"first", "second", "zone", "hemisphere"}``.
 
     ``kind="utm"`` reads "Zone 46N, 732668.8 E, 2143080.8 N" or "Easting: 240,718 m, Northing: 9,850,361 m";
@@ -92,10 +103,10 @@ def parse_projected(segment: str, kind: str) -> Parsed:
     a, b = _one(first, names[0], segment), _one(second, names[1], segment)
     for part in (a, b):
         if part.status == "hedged":
-            return part
+            return part.no_answer()
     if not (a.ok and b.ok):
         return Parsed.failure(segment, f"{names[0]} and {names[1]} not both found")
-    return Parsed.success(segment, {"first": a.value, "second": b.value, "zone": zone, "hemisphere": hemisphere})
+    return Parsed.success(segment, ProjectedAnswer(first=a.answer, second=b.answer, zone=zone, hemisphere=hemisphere))
 
 
 _COMPASS_NOTE = re.compile(r"\([^()]{0,40}\)|\b(?:N|NE|E|SE|S|SW|W|NW|north|south|east|west|northeast|northwest|"
@@ -104,7 +115,7 @@ _FILLER = re.compile(r"\b(?:approx(?:imately)?|about|around|roughly|bearing|init
                      re.IGNORECASE)
 
 
-def parse_bearing(segment: str, given: Collection[float] = ()) -> Parsed:
+def parse_bearing(segment: str, given: Collection[float] = ()) -> Parsed[float]:
     """A bearing in degrees normalised to [0, 360): numbers marked with ° or "degrees" (arc-minutes added), else
     a lone number (a compass word or a bracket may follow). Two different bearings are hedged."""
     s = clean(segment)
@@ -128,7 +139,7 @@ _LIST = re.compile(r"[\[{(]([^\[\]{}()]{0,400})[\]})]")
 _INT = re.compile(r"(?<![\d.\-])\d{1,4}(?![\d.]\d)")
 
 
-def parse_index_list(segment: str) -> Parsed:
+def parse_index_list(segment: str) -> Parsed[list[int]]:
     """The integer list of an answer (a bracketed list, or the standalone integers without brackets), as a
     sorted list; two different bracketed lists are hedged; a range "0-7" is not a list."""
     lists = [sorted({int(x) for x in _INT.findall(m.group(1))}) for m in _LIST.finditer(segment)]
@@ -141,7 +152,14 @@ def parse_index_list(segment: str) -> Parsed:
     return decide(segment, lists, what="index list")
 
 
-def parse_area(segment: str, given: Collection[float] = ()) -> Parsed:
+class AreaAnswer(TypedDict):
+    """An area in km² and the perimeter in km when one was given."""
+
+    area_km2: float
+    perimeter_km: float | None
+
+
+def parse_area(segment: str, given: Collection[float] = ()) -> Parsed[AreaAnswer]:
     """Area (km²) and, when given, perimeter (km) as ``{"area_km2", "perimeter_km"}``: the area is the quantity
     with an area unit (two different areas are hedged); the perimeter is optional and not graded. Two bare
     numbers are read as area then perimeter, one as the area."""
@@ -150,16 +168,16 @@ def parse_area(segment: str, given: Collection[float] = ()) -> Parsed:
     if areas:
         area = decide(segment, [q.value for q in areas], what="area", same=same_value(0.01))
         if not area.ok:
-            return area
+            return area.no_answer()
         rest = "".join(" " if any(q.start <= k < q.end for q in areas) else ch for k, ch in enumerate(s))
         dist = quantities(rest, "distance", given)
-        return Parsed.success(segment, {"area_km2": area.value, "perimeter_km": dist[0].value if dist else None})
+        return Parsed.success(segment, AreaAnswer(area_km2=area.answer, perimeter_km=dist[0].value if dist else None))
     body = result_part(s)
     if is_formula(body):
         return Parsed.failure(segment, "formula without a final area")
     nums = [n.value for n in numbers(body)]
     if len(nums) in (1, 2) and not any(ch.isalpha() for ch in body.replace("km", "")):
-        return Parsed.success(segment, {"area_km2": nums[0], "perimeter_km": nums[1] if len(nums) == 2 else None})
+        return Parsed.success(segment, AreaAnswer(area_km2=nums[0], perimeter_km=nums[1] if len(nums) == 2 else None))
     if len(nums) > 2:
         return Parsed.hedged(segment, f"{len(nums)} numbers and no area unit", candidates=nums[:20])
     return Parsed.failure(segment, "no area in km²")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from functools import cache
-from typing import ClassVar
+from typing import ClassVar, TypedDict
 
 from geocore.gazetteer import City, admin1_name, country_code, find_city
 from tasks.answers import decide, extract, fold, is_refusal
@@ -74,7 +74,7 @@ _BRACKETED_ALTERNATIVE = re.compile(r"[(\[]\s*(?:or|alternatively|otherwise|poss
                                     re.IGNORECASE)
 
 
-def parse_place(segment: str) -> Parsed:
+def parse_place(segment: str) -> Parsed[list[str]]:
     """The parts of a "City, Region, Country" answer; several alternatives naming different places ("X or Y",
     "X / Y", "X (or Y)") are hedged (the same place written twice is one); "I cannot tell" is a refusal.
     Any other bracket is read as a part ("Paris (Île-de-France), France")."""
@@ -91,15 +91,27 @@ def parse_place(segment: str) -> Parsed:
     if len(alternatives) > 1:
         parsed = decide(segment, [tuple(fold(p) for p in a) for a in alternatives], what="place")
         if not parsed.ok:
-            return parsed
+            return parsed.no_answer()
     return Parsed.success(segment, list(alternatives[0]))
+
+
+class PlaceTarget(TypedDict):
+    name: str
+    names: list[str]
+    country: str
+    country_code: str
+    admin1_code: str
+    admin1_name: str | None
+    geonameid: int
+    lat: float
+    lon: float
 
 
 @register_task("gpsbench.place_association", variants=(
     Variant("country", {"level": "country"}, "Scored at the country level (Table 8)."),
     Variant("admin1", {"level": "admin1"}, "Scored at the first-level division (Table 8)."),
 ))
-class PlaceAssociationTask(GpsTask):
+class PlaceAssociationTask(GpsTask[PlaceTarget, list[str]]):
     """The place at noisy coordinates; scored at the city level, or coarser in the ``country`` and ``admin1``
     variants (the same items, the paper's Table 8)."""
 
@@ -107,7 +119,7 @@ class PlaceAssociationTask(GpsTask):
     toolsets = ("gazetteer",)
     level: ClassVar[str] = "city"
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[PlaceTarget]]:
         rng = self.rng(seed)
         bands, grid = _bands(), city_grid()
         out = []
@@ -128,7 +140,7 @@ class PlaceAssociationTask(GpsTask):
                         len(near) == 1 or near[1][1] - near[0][1] >= RUNNER_UP_MARGIN_KM):
                     break
             a1 = admin1_name(city.country_code, city.admin1_code)
-            target = {"name": city.name, "names": accepted_names(city), "country": city.country,
+            target: PlaceTarget = {"name": city.name, "names": accepted_names(city), "country": city.country,
                       "country_code": city.country_code, "admin1_code": city.admin1_code, "admin1_name": a1,
                       "geonameid": city.geonameid, "lat": city.lat, "lon": city.lon}
             out.append(self.make(
@@ -138,17 +150,17 @@ class PlaceAssociationTask(GpsTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[PlaceTarget]) -> Parsed[list[str]]:
         """The comma-separated parts of the committed answer (brackets read as parts); alternatives joined by
         "or", "/" or ";" that name different places are hedged."""
         return extract(text, parse_place, prompt=sample.prompt)
 
-    def levels(self, parsed: Parsed, sample: Sample) -> dict[str, bool]:
+    def levels(self, parsed: Parsed[list[str]], sample: Sample[PlaceTarget]) -> dict[str, bool]:
         """City, first-level division and country correctness of a parsed answer (Table 8's granularity)."""
         if not parsed.ok:
             return {"city": False, "admin1": False, "country": False}
         t = sample.target
-        parts = list(parsed.value)
+        parts = list(parsed.answer)
         countries: dict[int, str] = {}
         for k, p in enumerate(parts):
             try:
@@ -167,7 +179,7 @@ class PlaceAssociationTask(GpsTask):
         return {"city": city_ok, "admin1": admin1_ok, "country": country_ok}
 
     @staticmethod
-    def _admin1_named(parts: list[str], t: dict) -> bool:
+    def _admin1_named(parts: list[str], t: PlaceTarget) -> bool:
         wanted = fold(t["admin1_name"]) if t.get("admin1_name") else None
         for p in parts:
             core = " ".join(_REGION_WORDS.sub(" ", fold(p)).split())
@@ -179,13 +191,13 @@ class PlaceAssociationTask(GpsTask):
                 return True
         return False
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[list[str]], sample: Sample[PlaceTarget]) -> Score:
         if not parsed.ok:
             return failed(parsed)
         lv = self.levels(parsed, sample)
         if self.level != "city":
-            return graded(lv[self.level], None, None, f"{self.level}-level: answer {', '.join(parsed.value)!r}; "
+            return graded(lv[self.level], None, None, f"{self.level}-level: answer {', '.join(parsed.answer)!r}; "
                                                       f"gold {sample.target['name']}, {sample.target['country']}")
         marks = ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in lv.items())
-        return graded(lv["city"], None, None, f"answer {', '.join(parsed.value)!r}; gold {sample.target['name']}, "
+        return graded(lv["city"], None, None, f"answer {', '.join(parsed.answer)!r}; gold {sample.target['name']}, "
                                             f"{sample.target['country']}; levels: {marks}")

@@ -11,12 +11,14 @@ error.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from shapely.geometry import Polygon
 
 from geocore.polygons import sort_by_angle, spherical_perimeter_km, spherical_polygon_area_km2
 from tasks.answers import extract, prompt_numbers
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
-from tasks.gpsbench.parsing import parse_area
+from tasks.gpsbench.parsing import AreaAnswer, parse_area
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_regional
 from tasks.records import Parsed, Sample, Score
@@ -32,11 +34,18 @@ TEMPLATE = (
 )
 
 
+class AreaTarget(TypedDict):
+    area_km2: float
+    perimeter_km: float
+    paper_area_km2: float
+    convex: bool
+
+
 @register_task("gpsbench.polygon_area")
-class PolygonAreaTask(GpsTask):
+class PolygonAreaTask(GpsTask[AreaTarget, AreaAnswer]):
     toolsets = ("shapes",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[AreaTarget]]:
         rng = self.rng(seed)
         out = []
         for i in range(size):
@@ -65,15 +74,15 @@ class PolygonAreaTask(GpsTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[AreaTarget]) -> Parsed[AreaAnswer]:
         """Area (and perimeter when given) of the committed answer; two different areas are hedged."""
         given = prompt_numbers(sample.prompt)
         return extract(text, lambda seg: parse_area(seg, given), prompt=sample.prompt)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[AreaAnswer], sample: Sample[AreaTarget]) -> Score:
         if not parsed.ok:
             return failed(parsed, "%")
-        t, v = sample.target, parsed.value
+        t, v = sample.target, parsed.answer
         area_err = abs(v["area_km2"] - t["area_km2"]) / t["area_km2"] * 100.0
         text = f"area {v['area_km2']:,.1f} km² vs {t['area_km2']:,.1f} ({area_err:.1f} %, tolerance ±5 %)"
         if v["perimeter_km"] is not None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from geocore.gazetteer import City
 from geocore.geodesy import haversine_km
-from tasks.gpsbench.common import LETTERS, GpsTask, options_block, parse_choice, place_meta, score_choice
+from tasks.gpsbench.common import LETTERS, ChoiceTarget, ChoiceTask, options_block, place_meta
 from tasks.gpsbench.sampling import is_unambiguous, sample_global_where
-from tasks.records import Parsed, Sample, Score
+from tasks.records import Sample
 from tasks.registry import register_task
 
 CLEAR_RATIO = 0.95
@@ -25,12 +25,17 @@ def _distinct_names(cities: list[City]) -> bool:
     return len({c.name.casefold() for c in cities}) == len(cities)
 
 
+class ProximityTarget(ChoiceTarget):
+    name: str
+    distances_km: list[float]
+
+
 @register_task("gpsbench.proximity")
-class ProximityTask(GpsTask):
+class ProximityTask(ChoiceTask[ProximityTarget]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[ProximityTarget]]:
         rng = self.rng(seed)
         out = []
         for i in range(size):
@@ -50,9 +55,3 @@ class ProximityTask(GpsTask):
                 place_meta(ref), choices=names,
             ))
         return out
-
-    def parse(self, text: str, sample: Sample) -> Parsed:
-        return parse_choice(text, sample)
-
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
-        return score_choice(parsed, sample)

@@ -9,11 +9,15 @@ pairs within 2° of a sector boundary are redrawn.
 
 from __future__ import annotations
 
+from functools import partial
+
+from geocore.gazetteer import City
 from geocore.geodesy import compass_point, initial_bearing
 from tasks.answers import DIRECTION_NAMES, DIRECTIONS_8
 from tasks.gpsbench.common import GpsTask, place_meta
 from tasks.gpsbench.relative_position_pure import (
     DIRECTION_RULE,
+    DirectionTarget,
     near_boundary,
     parse_direction_answer,
     score_direction,
@@ -31,12 +35,17 @@ TEMPLATE = (
 )
 
 
+def _other_unambiguous(anchor: City, city: City) -> bool:
+    """A city of another name than ``anchor`` whose name is unambiguous."""
+    return city.name != anchor.name and is_unambiguous(city)
+
+
 @register_task("gpsbench.relative_position_applied")
-class RelativePositionAppliedTask(GpsTask):
+class RelativePositionAppliedTask(GpsTask[DirectionTarget, str]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[DirectionTarget]]:
         rng = self.rng(seed)
         out = []
         for i in range(size):
@@ -45,7 +54,7 @@ class RelativePositionAppliedTask(GpsTask):
                 anchor = rng.choice(cities_by_continent()[pick_continent(rng)])
                 if not is_unambiguous(anchor):
                     continue
-                other = pick_in_band(rng, anchor, lo, hi, accept=lambda c, a=anchor: c.name != a.name and is_unambiguous(c))
+                other = pick_in_band(rng, anchor, lo, hi, accept=partial(_other_unambiguous, anchor))
                 if other is None:
                     continue
                 deg = initial_bearing(anchor.lat, anchor.lon, other.lat, other.lon)
@@ -62,8 +71,8 @@ class RelativePositionAppliedTask(GpsTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[DirectionTarget]) -> Parsed[str]:
         return parse_direction_answer(text, sample)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[str], sample: Sample[DirectionTarget]) -> Score:
         return score_direction(parsed, sample)

@@ -7,6 +7,8 @@ answer does not hinge on rounding. Answers are whole-word direction names or abb
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from geocore.geodesy import compass_point, initial_bearing
 from tasks.answers import DIRECTION_NAMES, DIRECTIONS_8, direction, extract
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
@@ -32,27 +34,33 @@ def near_boundary(bearing: float, margin: float = BOUNDARY_MARGIN_DEG) -> bool:
     return min(offset, 45.0 - offset) < margin
 
 
-def parse_direction_answer(text: str, sample: Sample) -> Parsed:
+def parse_direction_answer(text: str, sample: Sample[DirectionTarget]) -> Parsed[str]:
     """One of the 8 directions in the committed answer; two different directions are hedged."""
     return extract(text, direction, prompt=sample.prompt)
 
 
-def score_direction(parsed: Parsed, sample: Sample) -> Score:
+def score_direction(parsed: Parsed[str], sample: Sample[DirectionTarget]) -> Score:
     if not parsed.ok:
         return failed(parsed)
     gold = sample.target["direction"]
-    steps = abs(DIRECTIONS_8.index(parsed.value) - DIRECTIONS_8.index(gold))
+    steps = abs(DIRECTIONS_8.index(parsed.answer) - DIRECTIONS_8.index(gold))
     steps = min(steps, 8 - steps)
-    return graded(parsed.value == gold, float(steps * 45), "deg",
-                  f"answer {DIRECTION_NAMES[parsed.value]}, gold {DIRECTION_NAMES[gold]} "
+    return graded(parsed.answer == gold, float(steps * 45), "deg",
+                  f"answer {DIRECTION_NAMES[parsed.answer]}, gold {DIRECTION_NAMES[gold]} "
                   f"(bearing {sample.target['bearing_deg']:.1f}°)")
 
 
+class DirectionTarget(TypedDict):
+    direction: str
+    name: str
+    bearing_deg: float
+
+
 @register_task("gpsbench.relative_position_pure")
-class RelativePositionPureTask(GpsTask):
+class RelativePositionPureTask(GpsTask[DirectionTarget, str]):
     toolsets = ("geodesy",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[DirectionTarget]]:
         rng = self.rng(seed)
         out = []
         for i in range(size):
@@ -72,8 +80,8 @@ class RelativePositionPureTask(GpsTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[DirectionTarget]) -> Parsed[str]:
         return parse_direction_answer(text, sample)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[str], sample: Sample[DirectionTarget]) -> Score:
         return score_direction(parsed, sample)

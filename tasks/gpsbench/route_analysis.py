@@ -10,6 +10,7 @@ with a detour above 11 % (the 1-point band around the threshold is left out in b
 from __future__ import annotations
 
 import math
+from typing import TypedDict
 
 import numpy as np
 
@@ -55,12 +56,18 @@ def on_route_candidates(pool: tuple[City, ...], vec: np.ndarray, a: City, b: Cit
     return near[ok]
 
 
+class RouteTarget(TypedDict):
+    on_route: bool
+    answer: str
+    detour_pct: float
+
+
 @register_task("gpsbench.route_analysis")
-class RouteAnalysisTask(GpsTask):
+class RouteAnalysisTask(GpsTask[RouteTarget, bool]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[RouteTarget]]:
         rng = self.rng(seed)
         pool, vec = city_vectors()
         out = []
@@ -96,13 +103,13 @@ class RouteAnalysisTask(GpsTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[RouteTarget]) -> Parsed[bool]:
         """A whole-word Yes or No in the committed answer; both are hedged, the template echoed is unparsed."""
         return extract(text, yes_no, prompt=sample.prompt)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[bool], sample: Sample[RouteTarget]) -> Score:
         if not parsed.ok:
             return failed(parsed)
         gold = sample.target["on_route"]
-        return graded(parsed.value == gold, None, None, f"answer {'Yes' if parsed.value else 'No'}, gold "
+        return graded(parsed.answer == gold, None, None, f"answer {'Yes' if parsed.answer else 'No'}, gold "
                                                         f"{sample.target['answer']} (detour {sample.target['detour_pct']:.1f} %)")

@@ -18,14 +18,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import ClassVar
+from typing import ClassVar, NotRequired, TypedDict, cast
 
 from geocore.gazetteer import City
 from geocore.polygons import rdp_with_margin
 from geocore.sphere import EARTH_RADIUS_KM, destination
 from tasks.answers import extract, option
 from tasks.base import stable_seed
-from tasks.gpsbench.common import LETTERS, GpsTask, failed, graded, options_block, place_meta, score_choice
+from tasks.gpsbench.common import (
+    LETTERS,
+    ChoiceTarget,
+    GpsTask,
+    failed,
+    graded,
+    options_block,
+    place_meta,
+    score_choice,
+)
 from tasks.gpsbench.parsing import parse_index_list
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_global
@@ -65,10 +74,18 @@ def make_path(rng: random.Random, start_lat: float, start_lon: float) -> list[tu
     return pts
 
 
+class RouteGeometryTarget(TypedDict):
+    """The kept indices; in the ``mcq`` form also the gold option (letter, index)."""
+
+    kept: list[int]
+    letter: NotRequired[str]
+    index: NotRequired[int]
+
+
 @register_task("gpsbench.route_geometry", variants=(
     Variant("mcq", {"form": "mcq"}, "The paper's multiple-choice form: which of four index lists RDP keeps."),
 ))
-class RouteGeometryTask(GpsTask):
+class RouteGeometryTask(GpsTask[RouteGeometryTarget, list[int] | int]):
     """The exact-list form: the model lists the kept indices; exact set match."""
 
     toolsets = ("shapes",)
@@ -88,7 +105,7 @@ class RouteGeometryTask(GpsTask):
                     break
             yield city, pts, eps, kept
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[RouteGeometryTarget]]:
         if self.form == "mcq":
             return mcq_samples(self, seed, size)
         out = []
@@ -101,19 +118,21 @@ class RouteGeometryTask(GpsTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[RouteGeometryTarget]) -> Parsed[list[int] | int]:
         """The integer list of the committed answer; two different lists are hedged. In the ``mcq`` form one
         option letter (or one option's exact list); two options are hedged."""
         if self.form == "mcq":
             return extract(text, lambda seg: _option_list(seg, sample.payload["options"]), prompt=sample.prompt)
         return extract(text, parse_index_list, prompt=sample.prompt)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
-        if self.form == "mcq":
-            return score_choice(parsed, sample)
+    def score(self, parsed: Parsed[list[int] | int], sample: Sample[RouteGeometryTarget]) -> Score:
+        if self.form == "mcq":  # an option index scored against the gold option
+            return score_choice(cast("Parsed[int]", parsed), cast("Sample[ChoiceTarget]", sample))
         if not parsed.ok:
             return failed(parsed, "indices")
-        gold, got = set(sample.target["kept"]), set(parsed.value)
+        answer = parsed.answer
+        assert isinstance(answer, list), "the list form parses an index list"
+        gold, got = set(sample.target["kept"]), set(answer)
         wrong = len(gold ^ got)
         return graded(wrong == 0, float(wrong), "indices", f"answer {sorted(got)}, gold {sorted(gold)}")
 

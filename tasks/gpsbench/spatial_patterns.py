@@ -16,10 +16,10 @@ from typing import Literal
 
 from geocore.gazetteer import City
 from geocore.pointsets import centroid_distances_km
-from tasks.gpsbench.common import LETTERS, GpsTask, options_block, parse_choice, place_meta, score_choice
+from tasks.gpsbench.common import LETTERS, ChoiceTarget, ChoiceTask, options_block, place_meta
 from tasks.gpsbench.regions import CONTINENT_QUOTAS
 from tasks.gpsbench.sampling import cities_by_continent, continent_is_clear, far_enough, is_unambiguous
-from tasks.records import Parsed, Sample, Score
+from tasks.records import Sample
 from tasks.registry import register_task
 
 CLARITY = 1.3
@@ -46,12 +46,17 @@ def _accept(continent: str) -> Callable[[City], bool]:
     return lambda c: c.continent == continent and continent_is_clear(c) and is_unambiguous(c)
 
 
+class OutlierTarget(ChoiceTarget):
+    name: str
+    distances_km: list[float]
+
+
 @register_task("gpsbench.spatial_patterns")
-class SpatialPatternsTask(GpsTask):
+class SpatialPatternsTask(ChoiceTask[OutlierTarget]):
     track = "applied"
     toolsets = ("gazetteer", "shapes")
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[OutlierTarget]]:
         rng = self.rng(seed)
         names = list(CONTINENT_QUOTAS)
         weights = [CONTINENT_QUOTAS[n] for n in names]
@@ -79,12 +84,6 @@ class SpatialPatternsTask(GpsTask):
                 place_meta(group[0], main_continent=main, outlier_continent=odd), choices=labels,
             ))
         return out
-
-    def parse(self, text: str, sample: Sample) -> Parsed:
-        return parse_choice(text, sample)
-
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
-        return score_choice(parsed, sample)
 
 
 def _sample_in(rng: random.Random, continent: str, n: int) -> list[City]:

@@ -12,9 +12,9 @@ from functools import cache
 
 from geocore.gazetteer import continent_of_country
 from tasks.base import stable_seed
-from tasks.gpsbench.common import LETTERS, GpsTask, options_block, parse_choice, place_meta, score_choice
+from tasks.gpsbench.common import LETTERS, ChoiceTarget, ChoiceTask, options_block, place_meta
 from tasks.gpsbench.terrain_data import SITES, TERRAIN_CLASSES, TerrainSite
-from tasks.records import Parsed, Sample, Score, Split
+from tasks.records import Sample, Split
 from tasks.registry import register_task
 
 DEFINITIONS = {
@@ -55,12 +55,16 @@ def sites_by_split() -> dict[tuple[str, str], tuple[TerrainSite, ...]]:
     return out
 
 
+class TerrainTarget(ChoiceTarget):
+    terrain: str
+
+
 @register_task("gpsbench.terrain_classification")
-class TerrainClassificationTask(GpsTask):
+class TerrainClassificationTask(ChoiceTask[TerrainTarget]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[TerrainTarget]]:
         rng = self.rng(seed)
         pools = sites_by_split()
         out = []
@@ -82,9 +86,3 @@ class TerrainClassificationTask(GpsTask):
                 choices=labels,
             ))
         return out
-
-    def parse(self, text: str, sample: Sample) -> Parsed:
-        return parse_choice(text, sample)
-
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
-        return score_choice(parsed, sample)
