@@ -8,7 +8,6 @@ from typing import ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from tasks.records import SPLITS, Parsed, Sample, Score, Split
 
-
 TargetT = TypeVar("TargetT")
 """A generated task's gold type."""
 ValueT = TypeVar("ValueT")

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -374,8 +374,12 @@ def _date_readings(m: re.Match[str]) -> tuple[tuple[int | None, int, int], ...]:
     return tuple(readings)
 
 
-def _nearest(matches: list[tuple[int, int, object]], point: tuple[int, int]) -> object | None:
-    best, best_d = None, None
+_Found = TypeVar("_Found")
+
+
+def _nearest(matches: list[tuple[int, int, _Found]], point: tuple[int, int]) -> _Found | None:
+    best: _Found | None = None
+    best_d: int | None = None
     for s, e, value in matches:
         d = s - point[1] if s >= point[1] else point[0] - e
         d = max(d, 0) + (0 if s >= point[1] else 1)  # ties go to what follows the time
@@ -389,7 +393,7 @@ def _day_info(text: str, span: tuple[int, int], time_span: tuple[int, int]) -> t
     """Dates, weekday and relative day within ``span`` nearest the time."""
     seg = text[span[0]:span[1]]
     off = span[0]
-    dates = []
+    dates: list[tuple[int, int, tuple[tuple[int | None, int, int], ...]]] = []
     date_spans: list[tuple[int, int]] = []
     for m in DATE_RE.finditer(seg):
         readings = _date_readings(m)
@@ -398,14 +402,14 @@ def _day_info(text: str, span: tuple[int, int], time_span: tuple[int, int]) -> t
             dates.append((s, e, readings))
             date_spans.append((s, e))
     weekdays = [(off + m.start(), off + m.end(), WEEKDAYS[m.group(1).lower()]) for m in WEEKDAY_RE.finditer(seg)]
-    rel = []
+    rel: list[tuple[int, int, int]] = []
     for m in RELATIVE_RE.finditer(seg):
-        shift = 1 if m.group("next") else -1 if m.group("prev") else 0
-        rel.append((off + m.start(), off + m.end(), shift))
-    found_dates = _nearest(dates, time_span)  # type: ignore[arg-type]
-    weekday = _nearest(weekdays, time_span)  # type: ignore[arg-type]
-    shift = _nearest(rel, time_span)  # type: ignore[arg-type]
-    return (found_dates or ()), weekday, shift  # type: ignore[return-value]
+        step = 1 if m.group("next") else -1 if m.group("prev") else 0
+        rel.append((off + m.start(), off + m.end(), step))
+    found_dates = _nearest(dates, time_span)
+    weekday = _nearest(weekdays, time_span)
+    shift = _nearest(rel, time_span)
+    return (found_dates or ()), weekday, shift
 
 
 _PLACE = r"(?P<p>[A-Z][\w'’-]*(?:[ -](?:[A-Z][\w'’-]*|de|da|do|del|la|el|es|of|and|au|aux|sur))*)"

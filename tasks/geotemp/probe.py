@@ -146,7 +146,7 @@ class TimeZoneProbeTask(GeneratedTask):
         gold = [int(m) for m in sample.target["offset_minutes"]]
         if not parsed.ok:
             return Score.unanswered(parsed, error_unit="hours")
-        said = int(parsed.value)
+        said = int(parsed.answer)
         err = min(abs(said - g) for g in gold) / 60.0
         ok = said in gold
         return Score(correct=ok, value=1.0 if ok else 0.0, error=err, error_unit="hours",

@@ -9,23 +9,27 @@ limited run always holds whole items, as the per-item majority vote (:mod:`evals
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tasks.records import SPLITS, Sample, Split
 from tasks.registry import Variant
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
+    from tasks.geotemp.locations import Location
     from tasks.geotemp.timetasks import GeoTempTimeTask
 
 ALL_STYLES = Variant("styles", {"all_styles": True}, "Each item in all three instruction styles (the paper's protocol).")
 """The ``.styles`` variant of a time template."""
 
 
-def styled(task: GeoTempTimeTask, i: int, size: int, *item: Any) -> list[Sample]:
+def styled(task: GeoTempTimeTask, i: int, size: int, l1: Location, l2: Location, start: datetime,
+           hours: int | None) -> list[Sample]:
     """Item ``i`` in each of the task's styles, ids ``<name>[<style>]/<split>/<index>``."""
     out = []
     for style in task.styles:
-        s = task.sample_of(i, size, *item, style)
+        s = task.sample_of(i, size, l1, l2, start, hours, style)
         styled_id = f"{task.name}[{style}]/{s.id.removeprefix(task.name + '/')}"
         out.append(s.model_copy(update={"id": styled_id, "meta": {**s.meta, "item": s.id}}))
     return out
@@ -33,7 +37,7 @@ def styled(task: GeoTempTimeTask, i: int, size: int, *item: Any) -> list[Sample]
 
 def all_styles_generate(task: GeoTempTimeTask, seed: int, size: int) -> list[Sample]:
     """Every item in every style."""
-    return [s for i, *item in task.items(seed, size) for s in styled(task, i, size, *item)]
+    return [s for i, l1, l2, start, hours in task.items(seed, size) for s in styled(task, i, size, l1, l2, start, hours)]
 
 
 def all_styles_samples(task: GeoTempTimeTask, split: Split, limit: int | None, seed: int) -> list[Sample]:
@@ -43,10 +47,10 @@ def all_styles_samples(task: GeoTempTimeTask, split: Split, limit: int | None, s
         raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
     out: list[Sample] = []
     taken = 0
-    for i, *item in task.items(seed, task.size):
+    for i, l1, l2, start, hours in task.items(seed, task.size):
         if limit is not None and taken >= limit:
             break
         if task.split_of(i) == split:
-            out += styled(task, i, task.size, *item)
+            out += styled(task, i, task.size, l1, l2, start, hours)
             taken += 1
     return out

@@ -33,7 +33,7 @@ def headings_along(net: CameraNetwork, order: list[str]) -> list[int | None]:
     return out
 
 
-def consistent(net: CameraNetwork, order: list[str], headings: dict[str, int]) -> bool:
+def consistent(net: CameraNetwork, order: list[str], headings: dict[str, int | None]) -> bool:
     """Whether every camera but the last is left by a road with its printed heading."""
     return all(h == headings[c] for c, h in zip(order[:-1], headings_along(net, order)[:-1], strict=True))
 

@@ -21,7 +21,7 @@ from tasks.registry import register_task
 N_OPTIONS = 4
 
 
-def state_text(heading: str, speed: float, distance_m: int, start: str, kind: str) -> str:
+def state_text(heading: str, speed: float, distance_m: float, start: str, kind: str) -> str:
     return f"heading {heading}, speed {fmt_speed(speed, kind)} m/s, {distance_m} m from {start}"
 
 
@@ -39,7 +39,9 @@ class MotionStateTask(GTRTask):
         legs = net.legs(j.route)
         if [leg.camera for leg in legs] != j.route:
             return None
-        heading = compass_point(legs[k].heading_deg, 8)
+        heading_deg = legs[k].heading_deg
+        assert heading_deg is not None, "only the route's last camera has no heading"
+        heading = compass_point(heading_deg, 8)
         speed = j.track.passes[k].speed_mps
         dist = legs[k].distance_m
         avg = net.path_length(j.route) / j.duration_s
@@ -54,7 +56,7 @@ class MotionStateTask(GTRTask):
             f = rng.uniform(0.35, 0.6) if rng.random() < 0.5 else rng.uniform(1.6, 2.2)
             return round(avg * f, 1 if kind == "outdoor" else 2)
 
-        def alt_dist() -> int:
+        def alt_dist() -> float:
             if others and rng.random() < 0.6:
                 return rng.choice(others)
             return round(dist * (rng.uniform(0.4, 0.7) if rng.random() < 0.5 else rng.uniform(1.3, 1.8)))

@@ -43,7 +43,7 @@ class NextSpotTask(ForecastTask):
         h1, h2 = track.passes[i1], track.passes[i2]
         nxt = route[i2 + 1]
         bearings = [bg for _, _, bg in net.neighbours(h2.camera)]
-        if bearings.count(h2.heading_deg) != 1:
+        if h2.heading_deg is None or bearings.count(h2.heading_deg) != 1:
             return None
         v, t = h2.speed_mps, mid(h2.seen)
         gold = constant_speed_passes(net, [h2.camera, nxt], t, v)

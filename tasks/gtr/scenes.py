@@ -124,7 +124,7 @@ def extend(network: CameraNetwork, route: list[str], rng: random.Random) -> list
     return route + [rng.choice(options)] if options else route
 
 
-def unique_shortest(network: CameraNetwork, a: str, b: str, margin: float = 0.04) -> tuple[list[str], int] | None:
+def unique_shortest(network: CameraNetwork, a: str, b: str, margin: float = 0.04) -> tuple[list[str], float] | None:
     """The shortest path a→b if every other path is at least ``margin`` longer, else None."""
     path, length = network.shortest_path(a, b)
     return (path, length) if network.second_shortest_length(a, b) >= length * (1 + margin) else None

@@ -69,7 +69,7 @@ def score_mcq(parsed: Parsed, sample: Sample) -> Score:
     gold = int(sample.target["index"])
     if not parsed.ok:
         return Score.unanswered(parsed)
-    choice = parsed.value["choice"]
+    choice = parsed.answer["choice"]
     ok = choice == gold
     return Score(correct=ok, value=1.0 if ok else 0.0, explanation=f"answer {LETTERS[choice]}, gold {LETTERS[gold]}")
 
@@ -90,9 +90,9 @@ def score_forecast(parsed: Parsed, sample: Sample) -> Score:
     if not parsed.ok:
         return Score.unanswered(parsed, error_unit="s")
     gold = as_segments(sample.target["segments"])
-    pred = as_segments(parsed.value["segments"])
+    pred = as_segments(parsed.answer["segments"])
     value = min(1.0, max(0.0, st_iou(pred, gold)))
-    choice = parsed.value.get("choice")
+    choice = parsed.answer.get("choice")
     correct = choice == gold_idx
     picked = LETTERS[choice] if choice is not None else "none of the options"
     return Score(correct=correct, value=value, error=time_error_s(pred, gold), error_unit="s",

@@ -59,18 +59,20 @@ def options_of(sample: Sample) -> list[tuple[int, str]]:
 def parse_answer(kind: AnswerKind, text: str, sample: Sample) -> Parsed:
     """Parse ``text`` as an answer of ``kind`` for ``sample``: its options, prompt (placeholder echoes), style
     (a completion continues the stub) and, for points, coordinate order and history from its payload."""
-    ctx = {"prompt": sample.prompt if sample.messages else None, "completion": sample.meta.get("style") == "completion"}
+    prompt = sample.prompt if sample.messages else None
+    completion = sample.meta.get("style") == "completion"
     if kind == "option":
         options = options_of(sample)
-        return parse_option(text, options, aliases_for(options), **ctx)
+        return parse_option(text, options, aliases_for(options), prompt=prompt, completion=completion)
     if kind == "yesno":
-        return parse_yes_no(text, **ctx)
+        return parse_yes_no(text, prompt=prompt, completion=completion)
     if kind == "anomaly":
-        return parse_anomaly(text, **ctx)
+        return parse_anomaly(text, prompt=prompt, completion=completion)
     history = sample.payload.get("history") or []
     ref = (float(history[-1][0]), float(history[-1][1])) if history else None
     given = [(float(p[0]), float(p[1])) for p in history]
-    return parse_point(text, order=sample.payload.get("answer_order", "latlon"), reference=ref, given=given, **ctx)
+    return parse_point(text, order=sample.payload.get("answer_order", "latlon"), reference=ref, given=given,
+                       prompt=prompt, completion=completion)
 
 
 def score_answer(kind: AnswerKind, parsed: Parsed, sample: Sample) -> Score:
@@ -80,16 +82,16 @@ def score_answer(kind: AnswerKind, parsed: Parsed, sample: Sample) -> Score:
         return Score.unanswered(parsed, error_unit=unit)
     target = sample.target
     if kind == "point":
-        lat, lon = float(parsed.value["lat"]), float(parsed.value["lon"])
+        lat, lon = float(parsed.answer["lat"]), float(parsed.answer["lon"])
         err = 1000.0 * geodesic_km(lat, lon, float(target["lat"]), float(target["lon"]))
         ok = err <= PREDICTION_THRESHOLD_M
         return Score(correct=ok, value=1.0 if ok else 0.0, error=err, error_unit="m",
                      explanation=f"predicted ({lat:.5f}, {lon:.5f}), {err:.1f} m from the true next point "
                                  f"(correct within {PREDICTION_THRESHOLD_M:.0f} m)")
     gold = target["option"] if kind == "option" else target["answer"]
-    ok = parsed.value == gold
+    ok = parsed.answer == gold
     label = f" ({target.get('label')})" if kind == "option" and target.get("label") else ""
-    return Score(correct=ok, value=1.0 if ok else 0.0, explanation=f"answer {parsed.value!r}, gold {gold!r}{label}")
+    return Score(correct=ok, value=1.0 if ok else 0.0, explanation=f"answer {parsed.answer!r}, gold {gold!r}{label}")
 
 
 @dataclass

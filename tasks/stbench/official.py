@@ -28,7 +28,7 @@ import warnings
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from geocore.networks import parse_roads
 from geocore.regions import regions_containing, regions_crossed
@@ -252,10 +252,13 @@ def gold_of(kind: str, answer: Any, options: list[tuple[int, str]], history: lis
             n = answer
         else:
             m = re.match(r"\s*\(?\s*(\d+)(?!\.\d)", text)
-            parsed = parse_option(text, options) if not m else None
-            if not m and not (parsed and parsed.ok):
-                raise ValueError(f"option answer {answer!r} names no option")
-            n = int(m.group(1)) if m else int(parsed.value)  # type: ignore[union-attr]
+            if m:
+                n = int(m.group(1))
+            else:
+                chosen = parse_option(text, options)
+                if not chosen.ok:
+                    raise ValueError(f"option answer {answer!r} names no option")
+                n = int(chosen.answer)
         labels = dict(options)
         if options and n not in labels:
             raise ValueError(f"answer option {n} is not among the question's options {sorted(labels)}")
@@ -272,7 +275,7 @@ def gold_of(kind: str, answer: Any, options: list[tuple[int, str]], history: lis
     parsed = parse_point(text, order="lonlat", reference=ref, prefer="first")
     if not parsed.ok:
         raise ValueError(f"unreadable coordinate answer {answer!r}")
-    return dict(parsed.value)
+    return dict(parsed.answer)
 
 
 def _seq(regions: list[int]) -> str:
@@ -368,6 +371,8 @@ def _reason(exc: Exception) -> str:
 class OfficialTask:
     """The released STBench questions, in the paper's completion style or in chat style."""
 
+    name: ClassVar[str]
+    """Set by :func:`tasks.registry.register_task`."""
     family = "stbench"
     dataset_option = True
     """The compare CLI passes ``--dataset`` and ``--dataset-kind`` to this task's constructor."""

@@ -112,7 +112,7 @@ class _OptionReader:
         contiguous = self.numbers == list(range(first, first + len(self.numbers)))
         parsed = option(self.rewrite(segment), self.texts, letters=False, numbers=contiguous, first_number=first)
         if parsed.ok:
-            return Parsed.success(segment, self.numbers[parsed.value])
+            return Parsed.success(segment, self.numbers[parsed.answer])
         if parsed.status == "hedged" and isinstance(parsed.value, list):
             named = [self.numbers[k] for k in parsed.value if isinstance(k, int) and 0 <= k < len(self.numbers)]
             return Parsed.hedged(segment, f"{len(named)} different options named: {named}", candidates=named)
@@ -180,7 +180,7 @@ def _point_finder(order: str, reference: tuple[float, float] | None,
             parsed = other if other.status != "unparsed" else parsed
         if not parsed.ok:
             return parsed
-        lat, lon = float(parsed.value["lat"]), float(parsed.value["lon"])
+        lat, lon = float(parsed.answer["lat"]), float(parsed.answer["lon"])
         if reference is not None and _valid(lon, lat) and _km((lon, lat), reference) < _km((lat, lon), reference):
             lat, lon = lon, lat  # both readings valid: the one near the last known point
         return Parsed.success(segment, {"lat": lat, "lon": lon})

@@ -68,7 +68,7 @@ class PointTrajectoryTask(STBenchTask):
         traj = fmt.traj(item.payload["trajectory"])
         cands = item.payload["candidates"]
         if fmt.lonlat:
-            listed = " ".join(f"({i}) Point {i} {fmt.pt(*c, 6)};" for i, c in enumerate(cands, 1))
+            listed = " ".join(f"({i}) Point {i} {fmt.pt(c[0], c[1], 6)};" for i, c in enumerate(cands, 1))
             return (
                 f"Question: The points below were sampled from a trajectory; each is {fmt.triple_name}: {traj}. "
                 "Between samples the trajectory runs straight. It passes through exactly one of these points: "

@@ -71,7 +71,7 @@ class TrajectoryIdentificationTask(STBenchTask):
             b = [(lat, lon, t + shift) for lat, lon, t in b]
         report = compare_trajectories(a, b)
         same = strategy in ("downsampling", "staggered")
-        if same and not (report.n_compared > 0 and report.max_deviation_m <= SAME_MAX_M):
+        if same and not report.same(SAME_MAX_M):
             return None
         if strategy == "spatial_offset" and not (report.max_deviation_m or 0.0) >= OFFSET_MIN_M:
             return None
