@@ -20,11 +20,12 @@ import hashlib
 import ipaddress
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import httpx
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, InvalidToolCall
 
 from agents.http_pool import (
     DEFAULT_MAX_REPLY_BYTES,
@@ -32,6 +33,9 @@ from agents.http_pool import (
     CappedTransport,
     ShardedAsyncTransport,
 )
+
+if TYPE_CHECKING:
+    from langchain_openai import ChatOpenAI
 
 DEFAULT_MODEL = "local/qwen2.5-coder-1.5b"
 # Connection pool of our own sync HTTP clients: the OpenAI SDK's defaults. httpx's own (20 kept alive) would close
@@ -151,12 +155,12 @@ class AsyncLlamaCompatTransport(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
-def _split_non_object_calls(data: dict[str, Any]) -> dict[int, list[dict[str, Any]]]:
+def _split_non_object_calls(data: dict[str, Any]) -> dict[int, list[InvalidToolCall]]:
     """Remove from each choice of a chat completion the tool calls whose arguments are valid JSON but not an
     object; return them per choice index as invalid tool calls (LangChain would fail the whole reply)."""
     from langchain_core.messages.tool import invalid_tool_call
 
-    bad: dict[int, list[dict[str, Any]]] = {}
+    bad: dict[int, list[InvalidToolCall]] = {}
     for i, choice in enumerate(data.get("choices") or []):
         message = choice.get("message") or {}
         keep = []
@@ -179,7 +183,7 @@ def _split_non_object_calls(data: dict[str, Any]) -> dict[int, list[dict[str, An
 
 
 @functools.cache
-def chat_openai_class() -> type[BaseChatModel]:
+def chat_openai_class() -> type[ChatOpenAI]:
     from langchain_openai import ChatOpenAI
 
     class GeoChatOpenAI(ChatOpenAI):
@@ -193,7 +197,9 @@ def chat_openai_class() -> type[BaseChatModel]:
                 return super()._create_chat_result(response, generation_info)
             result = super()._create_chat_result(data, generation_info)
             for i, calls in bad.items():
-                result.generations[i].message.invalid_tool_calls.extend(calls)
+                message = result.generations[i].message
+                assert isinstance(message, AIMessage), "ChatOpenAI replies are AI messages"
+                message.invalid_tool_calls.extend(calls)
             return result
 
     return GeoChatOpenAI

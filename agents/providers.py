@@ -131,7 +131,7 @@ class OpenAICompatible(Provider):
 
     name = "openai-compatible"
     description = "any OpenAI-compatible server, needs --base-url (key: --api-key-env NAME)"
-    base_url_hint = "pass --base-url http://host:port/v1"
+    base_url_hint: ClassVar[str | None] = "pass --base-url http://host:port/v1"
     requires_base_url = True
     llama_like: ClassVar[bool] = True  # llama.cpp-style servers: request fixes (agents.models)
 
@@ -139,7 +139,9 @@ class OpenAICompatible(Provider):
                    **extra: Any) -> BaseChatModel:
         if not client.base_url and self.base_url_hint:
             raise ValueError(f"{self.name}/ models need a base URL ({self.base_url_hint})")
-        return chat_openai_class()(
+        # max_tokens is ChatOpenAI's alias of its max_completion_tokens field: mypy (without pydantic's plug-in)
+        # knows only field names
+        return chat_openai_class()(  # type: ignore[call-arg]
             model=name, base_url=client.base_url, max_tokens=settings.max_tokens, timeout=settings.timeout_s,
             seed=settings.seed, temperature=settings.temperature, max_retries=client.max_retries, **_keyed(client),
             **http_clients(self.llama_like, client.transport, client.async_transport, client.max_reply_bytes,

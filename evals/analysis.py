@@ -114,7 +114,7 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
     errors = [r.score.error for r in rs if r.score and r.score.error is not None]
     unit = next((r.score.error_unit for r in rs if r.score and r.score.error_unit), None)
     statuses = Counter(answer_status(r) for r in rs)
-    counts = {s: statuses.get(s, 0) for s in ANSWER_STATUSES}
+    counts: dict[str, int] = {s: statuses.get(s, 0) for s in ANSWER_STATUSES}
     parse_failures = n - counts["answered"]
     tool_calls = sum(r.tool_calls for r in rs)
     spent_usage = usage(spent)

@@ -119,7 +119,7 @@ def _weighted(parts: Sequence[tuple[float, float | None]]) -> float | None:
     if not parts or any(v is None for _, v in parts):
         return None
     total = sum(w for w, _ in parts)
-    return sum(w * v for w, v in parts) / total  # type: ignore[operator]
+    return sum(w * v for w, v in parts if v is not None) / total
 
 
 def cell(by_condition: dict[str, list[SampleResult]], condition: str, column: Column) -> dict[str, Any]:
@@ -140,9 +140,10 @@ def gap(by_condition: dict[str, list[SampleResult]], other: str, column: Column,
     weights, diffs = [], []
     for s in column.strata:
         a, b = _units(by_condition.get(baseline, []), s), _units(by_condition.get(other, []), s)
-        keys = sorted(k for k in a.keys() & b.keys() if a[k][0] is not None and b[k][0] is not None)
+        paired = [(av, bv) for k in sorted(a.keys() & b.keys())
+                  if (av := a[k][0]) is not None and (bv := b[k][0]) is not None]
         weights.append(s.weight)
-        diffs.append(np.array([b[k][0] - a[k][0] for k in keys], dtype=float))  # type: ignore[operator]
+        diffs.append(np.array([bv - av for av, bv in paired], dtype=float))
     n_paired = int(sum(d.size for d in diffs))
     if any(d.size == 0 for d in diffs):
         return {"gap": None, "ci": [None, None], "n_paired": n_paired}
@@ -231,9 +232,12 @@ def _stbench_abbrev(r: SampleResult) -> str | None:
     return STBENCH_ABBREV.get(key)
 
 
+def _stbench_is(abbrev: str) -> Callable[[SampleResult], bool]:
+    return lambda r: _stbench_abbrev(r) == abbrev
+
+
 def stbench_tables() -> list[PaperTable]:
-    columns = [Column(a, a, (Stratum(lambda r, a=a: _stbench_abbrev(r) == a,
-                                     "mae" if a in ("TP", "FP") else "acc"),))
+    columns = [Column(a, a, (Stratum(_stbench_is(a), "mae" if a in ("TP", "FP") else "acc"),))
                for a in STBENCH_COLUMNS]
     return [PaperTable("main", "STBench: accuracy per task, MAE (m) for trajectory prediction (README column set)",
                        columns, "accuracy % (STBench publishes fractions; shown ×100); TP: mean absolute error in "
@@ -247,6 +251,10 @@ GTR_PREDICTION = ("next_spot", "trajectory_forecast", "multi_target")
 SETTINGS = {"outdoor": "Out", "indoor": "In"}
 
 
+GTR_PREDICTION_METRICS: tuple[tuple[str, str, Metric], ...] = (("mcq", "MCQ", "acc"), ("st_iou", "ST-IoU", "score"))
+"""The two scores of a GTR prediction answer: its camera choice and its ST-IoU."""
+
+
 def gtr_tables() -> list[PaperTable]:
     main = [_task_column(f"gtr.{t}", f"{GTR_LABELS[t]} {short}", "score" if t in GTR_PREDICTION else "acc",
                          setting=setting)
@@ -254,7 +262,7 @@ def gtr_tables() -> list[PaperTable]:
     prediction = [Column(f"gtr.{t}/{setting}/{m}", f"{GTR_LABELS[t]} {label} ({short})",
                          (Stratum(_is(f"gtr.{t}", setting=setting), metric),))
                   for t in GTR_PREDICTION for setting, short in SETTINGS.items()
-                  for m, label, metric in (("mcq", "MCQ", "acc"), ("st_iou", "ST-IoU", "score"))]
+                  for m, label, metric in GTR_PREDICTION_METRICS]
     return [
         PaperTable("main", "GTR-Bench main results: MCQ accuracy (GL, ATI, MS, CR) / ST-IoU (NSF, TF, MTTF)",
                    [*main, _average("avg", "Avg", main)], "% per task and setting (Out = outdoor, In = indoor); "

@@ -426,7 +426,8 @@ def build_network(network_id: str) -> CameraNetwork:
         toward = points[geo.choice(adj[i])]
         facing = compass_point(initial_bearing(la, lo_, *toward), 8)
         cameras.append(Camera(labels[i], la, lo_, facing, 1 if i < first2 else 2))
-    roads = tuple(sorted((Road(*sorted((labels[a], labels[b])), length) for (a, b), length in lengths.items()),
+    roads = tuple(sorted((Road(min(labels[a], labels[b]), max(labels[a], labels[b]), length)
+                          for (a, b), length in lengths.items()),
                          key=lambda r: (r.a, r.b)))
     return CameraNetwork(network_id, kind, base, tuple(sorted(cameras, key=lambda c: c.id)), roads)
 

@@ -22,6 +22,7 @@ TIERS: dict[str, str] = {
     "tests/tasks/test_adversarial.py::test_corpus_covers_every_task_both_styles_and_every_status": "slow",
     "tests/geocore/test_polygons.py::test_geodesic_area_perimeter_matches_geographiclib": "slow",
     "tests/tasks/gpsbench/test_gpsbench_route_geometry.py::test_gold_on_every_sample": "slow",
+    "tests/test_types.py": "slow",
 }
 
 

@@ -4,7 +4,7 @@ numbered locations, with or without lengths), a thin wrapper over :func:`geocore
 from __future__ import annotations
 
 import math
-from typing import Annotated
+from typing import Annotated, cast
 
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field
@@ -28,14 +28,14 @@ class RouteArgs(BaseModel):
 
 def _rows(roads: str | list[str] | list[list[float]]) -> list[tuple[int, int, int, float | None]]:
     if isinstance(roads, list) and roads and all(isinstance(r, str) for r in roads):
-        roads = "\n".join(roads)  # type: ignore[arg-type]
+        roads = "\n".join(cast("list[str]", roads))
     if isinstance(roads, str):
         rows = nw.parse_roads(roads)
         if not rows:
             raise ValueError("roads text holds no line like 'Road 0: (location 0, location 4, 259.42 meters)'")
         return rows
     out = []
-    for row in roads:
+    for row in cast("list[list[float]]", roads):  # validated as one kind of list, and not text lines
         if any(not math.isfinite(x) for x in row) or any(x != int(x) for x in row[:3]):
             raise ValueError(f"road {row} must start with whole road and location numbers")
         out.append((int(row[0]), int(row[1]), int(row[2]), float(row[3]) if len(row) == 4 else None))

@@ -109,3 +109,10 @@ class ReportLinker:
 
     def samples(self, rid: str, q: ListQuery) -> str | None:
         return None
+
+
+SiteLinker = ServerLinker | ExportLinker
+"""The linkers of a site of pages (the server, the static export): they link to the runs, the comparison and
+the sample pages."""
+Linker = SiteLinker | ReportLinker
+"""Any linker; ``report.html`` (one page) has no other page to link to."""

@@ -13,15 +13,13 @@ from urllib.parse import quote
 from evals.analysis import ANSWER_STATUSES, ConditionSummary, TaskComparison
 from evals.report import status_shares
 from evals.view.charts import POOLED, gap_chart
-from evals.view.links import ExportLinker, ReportLinker, ServerLinker
+from evals.view.links import Linker, ServerLinker, SiteLinker
 from evals.view.listing import OUTCOMES, ListQuery
 from evals.view.markup import Safe, esc, fmt_secs, h, join, page
 from evals.view.paper import baseline_run_table, paper_sections
 from evals.view.runs import RunHandle
 from evals.view.summary import Summary
 from evals.view.widgets import acc_cell, gap_cell
-
-Linker = ServerLinker | ExportLinker | ReportLinker
 
 
 def _when(ts: float) -> str:
@@ -42,7 +40,7 @@ def _tally(summary: Summary | None) -> Safe:
              u=up, d=down, f=len(cis) - up - down)
 
 
-def index_page(runs: dict[str, RunHandle], link: Linker, wait_s: float | None = 0.2) -> str:
+def index_page(runs: dict[str, RunHandle], link: SiteLinker, wait_s: float | None = 0.2) -> str:
     selectable = link.dynamic and len(runs) > 1
     rows = []
     for rid, run in runs.items():
@@ -76,7 +74,7 @@ def index_page(runs: dict[str, RunHandle], link: Linker, wait_s: float | None = 
     return page("Runs", body, [("runs", None)])
 
 
-def compare_page(runs: dict[str, RunHandle], link: Linker, wait_s: float | None = 5.0,
+def compare_page(runs: dict[str, RunHandle], link: SiteLinker, wait_s: float | None = 5.0,
                  selected: list[str] | None = None) -> str:
     """Every run's accuracy per condition and gap per task side by side, a checkbox per run to show or hide
     its columns (``selected``: the runs shown at first; default all)."""
@@ -225,9 +223,9 @@ def breakdown_tables(summary: Summary, open_all: bool = False) -> Safe:
     head = join([h('<th class="num">{c} acc %</th>', c=c) for c in summary.conditions]
                 + [h('<th class="num">gap {c}</th><th class="num">gained / lost</th>', c=c) for c in summary.compared])
     out = []
-    for i, (dim, rows) in enumerate(dims.items()):
+    for i, (dim, task_rows) in enumerate(dims.items()):
         body, last = [], None
-        for task, row in rows:
+        for task, row in task_rows:
             conds = row.get("conditions") or {}
             n = max((c.get("n", 0) for c in conds.values()), default=0)
             cells = [h('<td class="num">{v}</td>', v=acc_cell(conds.get(c), compared=c != summary.baseline))
@@ -242,7 +240,7 @@ def breakdown_tables(summary: Summary, open_all: bool = False) -> Safe:
         out.append(h('<details{open}><summary><b>by {k}</b> ({n} rows)</summary>'
                      '<table class="grid"><thead><tr><th>task</th><th>{k}</th><th class="num">n</th>{head}</tr></thead>'
                      "<tbody>{rows}</tbody></table></details>",
-                     open=Safe(" open") if i == 0 or open_all else "", k=dim, n=len(rows), head=head, rows=join(body)))
+                     open=Safe(" open") if i == 0 or open_all else "", k=dim, n=len(task_rows), head=head, rows=join(body)))
     return join(out) if out else h('<p class="muted">No breakdown dimension (region, difficulty, track, noise, '
                                    "style) takes two or more values in this run.</p>")
 
@@ -297,7 +295,7 @@ def run_sections(run: RunHandle, summary: Summary, link: Linker, open_all: bool 
              vs=baseline_run_table(summary.baseline_run, summary.meta.get("baseline_run_dir")), notes=NOTES)
 
 
-def run_page(run: RunHandle, link: Linker, wait_s: float | None = 2.0) -> str:
+def run_page(run: RunHandle, link: SiteLinker, wait_s: float | None = 2.0) -> str:
     summary, busy, error = run.summary(wait_s)
     head = run_head(run, link, summary.meta if summary else None)
     crumbs = [("runs", link.index()), (run.name, None)]

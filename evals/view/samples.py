@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from evals.records import SampleResult
-from evals.view.links import ExportLinker, ServerLinker
+from evals.view.links import SiteLinker
 from evals.view.listing import ANSWER_FLAGS, OUTCOMES, ListQuery, Row, classify, family_of
 from evals.view.markup import Safe, esc, fmt_num, fmt_secs, fmt_value, h, join, page
 from evals.view.runs import RunHandle
@@ -14,8 +14,6 @@ from evals.view.sketch import sketch
 from evals.view.timeline import timeline
 from evals.view.widgets import outcome_badge, verdict
 from tasks.records import Sample
-
-Linker = ServerLinker | ExportLinker
 
 
 class NotFound(LookupError):
@@ -59,7 +57,7 @@ def _answer_cell(r: SampleResult | None) -> Safe:
              c=cls, l=label, i=icon, v=value, e=err)
 
 
-def _sort_header(run: RunHandle, link: Linker, q: ListQuery, key: str | None, label: str, num: bool = False) -> Safe:
+def _sort_header(run: RunHandle, link: SiteLinker, q: ListQuery, key: str | None, label: str, num: bool = False) -> Safe:
     cls = ' class="num"' if num else ""
     if key is None or not link.dynamic:
         return h("<th{c}>{l}</th>", c=Safe(cls), l=label)
@@ -71,7 +69,7 @@ def _sort_header(run: RunHandle, link: Linker, q: ListQuery, key: str | None, la
              l=label, a=arrow)
 
 
-def _pager(run: RunHandle, link: Linker, q: ListQuery, page_no: int, pages: int, total: int, shown: int) -> Safe:
+def _pager(run: RunHandle, link: SiteLinker, q: ListQuery, page_no: int, pages: int, total: int, shown: int) -> Safe:
     def a(label: str, p: int, key: str = "") -> Safe:
         url = link.samples(run.rid, q.with_(page=p)) if 1 <= p <= pages and p != page_no else None
         if url is None:
@@ -85,7 +83,7 @@ def _pager(run: RunHandle, link: Linker, q: ListQuery, page_no: int, pages: int,
              l=a("last »", pages))
 
 
-def list_page(run: RunHandle, link: Linker, q: ListQuery) -> str:
+def list_page(run: RunHandle, link: SiteLinker, q: ListQuery) -> str:
     index = run.index()
     vs = index.resolve_vs(q.vs)
     matching = run.search(q.q)
@@ -197,7 +195,7 @@ def _answer(cond: str, r: SampleResult | None) -> Safe:
              '<div class="body">{parts}</div></div>', box=box, c=cond, cls=cls, i=icon, l=label, parts=join(parts))
 
 
-def sample_page(run: RunHandle, link: Linker, sample_id: str, epoch: int, lq: ListQuery | None) -> str:
+def sample_page(run: RunHandle, link: SiteLinker, sample_id: str, epoch: int, lq: ListQuery | None) -> str:
     found = run.reader.samples([sample_id])
     stored = run.reader.results([sample_id])
     results = {(r.sample_id, r.epoch, r.condition): r for r in stored if r.epoch == epoch}

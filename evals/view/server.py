@@ -88,6 +88,8 @@ def make_server(viewer: Viewer, host: str = "127.0.0.1", port: int = 0, quiet: b
 
 def url_of(server: ThreadingHTTPServer) -> str:
     host, port = server.server_address[:2]
+    if isinstance(host, bytes):
+        host = host.decode()
     shown = f"[{host}]" if ":" in str(host) else host
     return f"http://{shown}:{port}/"
 

@@ -72,7 +72,7 @@ def extract(payload: Mapping[str, Any], target: Any = None, answers: Mapping[str
     shapes = Shapes()
 
     def walk(d: Mapping[str, Any], depth: int) -> None:
-        labels = next((d[k] for k in LABEL_KEYS if isinstance(d.get(k), list)), [])
+        labels: list[Any] = next((d[k] for k in LABEL_KEYS if isinstance(d.get(k), list)), [])
         for key, v in d.items():
             k = str(key).lower()
             if k in POINT_KEYS:

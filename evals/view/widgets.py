@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from types import SimpleNamespace
 from typing import Any
 
 from evals.analysis import ConditionSummary
@@ -28,18 +27,22 @@ def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True, c
     """Accuracy with its bar and Wilson interval (from a summary or a breakdown row's dict); with ``detail``
     a second muted line with counts, mean score (when not the accuracy), median error, tool calls and their error
     share, latency, output tokens, cost, parse failures, failed and not-applicable samples."""
-    if isinstance(s, dict):
-        s = SimpleNamespace(n=s.get("n", 0), correct=s.get("correct", 0), accuracy=s.get("accuracy", 0.0),
-                            ci=s.get("ci") or (0.0, 1.0))
-        detail = False
-    if s is None or not s.n:
+    if s is None:
         return esc("–")
-    lo, hi = s.ci
+    if isinstance(s, dict):  # a breakdown row: no detail line
+        n, accuracy, ci = s.get("n", 0), s.get("accuracy", 0.0), s.get("ci") or (0.0, 1.0)
+        summary = None
+    else:
+        n, accuracy, ci, summary = s.n, s.accuracy, s.ci, s
+    if not n:
+        return esc("–")
+    lo, hi = ci
     main = h('<span class="bar"><i{t} style="width:{w}%"></i></span><b>{a}</b> <span class="muted small">[{lo}, {hi}]'
-             "</span>", t=Safe(' class="t"') if compared else "", w=f"{100 * s.accuracy:.1f}", a=pct(s.accuracy),
+             "</span>", t=Safe(' class="t"') if compared else "", w=f"{100 * accuracy:.1f}", a=pct(accuracy),
              lo=pct(lo), hi=pct(hi))
-    if not detail:
+    if not detail or summary is None:
         return main
+    s = summary
     bits = [f"{s.correct}/{s.n}"]
     if abs(s.mean_score - s.accuracy) > 1e-12:
         bits.append(f"score {s.mean_score:.3f}")
