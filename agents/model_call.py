@@ -58,9 +58,6 @@ class RetryPolicy(BaseModel):
         return rng.uniform(0.0, min(self.max_delay_s, self.base_delay_s * 2 ** (retry - 1)))
 
 
-NO_RETRY = RetryPolicy(max_attempts=1)
-
-
 @dataclass(frozen=True)
 class Failure:
     """What a failed attempt was: whether to retry, a short label, and any server-requested delay."""

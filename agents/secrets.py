@@ -83,11 +83,6 @@ class _EnvSecrets:
 _ENV = _EnvSecrets()
 
 
-def secret_values() -> tuple[str, ...]:
-    """Values of secret-looking environment variables now set (longest first)."""
-    return _ENV.current().values
-
-
 def _mask(text: str, env: _EnvSecrets) -> str:
     if not text:
         return text

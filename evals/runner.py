@@ -178,13 +178,6 @@ def _pending_iter(done: set[tuple[str, str, int]], work: list[tuple[Sample, Task
     return ((s, t, cond, e) for e in range(epochs) for s, t in work if (s.id, cond.name, e) not in done)
 
 
-def pending(store: RunStore, work: list[tuple[Sample, Task]], conditions: list[Condition],
-            epochs: int) -> list[tuple[Sample, Task, Condition, int]]:
-    """Every (sample, task, condition, epoch) without a completed result, conditions in order."""
-    done = store.completed()
-    return [item for c in conditions for item in _pending_iter(done, work, c, epochs)]
-
-
 def pending_count(store: RunStore, work: list[tuple[Sample, Task]], conditions: list[Condition], epochs: int) -> int:
     done = store.completed()
     return sum(1 for c in conditions for _ in _pending_iter(done, work, c, epochs))

@@ -38,7 +38,6 @@ VIEW_RADIUS_M: dict[str, float] = {"outdoor": 40.0, "indoor": 5.0}
 """How far from a camera a target is in view, metres."""
 COORD_DECIMALS: dict[str, int] = {"outdoor": 5, "indoor": 6}
 NETWORK_ID_RE = re.compile(r"^(outdoor|indoor)-(\d{1,4})-(\d{4})$")
-CAMERA_ID_RE = re.compile(r"\bC\d{3}\b")
 
 
 @dataclass(frozen=True)
@@ -325,11 +324,6 @@ class CameraNetwork:
             first = t0 + (d - r) / (vmax if d >= r else vmin)
             out.append(Window(leg.camera, d, early, late, first, t0 + (d + r) / vmin))
         return out
-
-    def seen_interval(self, pass_time_s: float, speed_mps: float) -> tuple[float, float]:
-        """In-view interval around a pass at a constant speed."""
-        h = self.view_radius_m / check.positive(speed_mps, "speed_mps")
-        return pass_time_s - h, pass_time_s + h
 
     @cached_property
     def junctions(self) -> list[str]:

@@ -4,8 +4,8 @@ The one plug-in mechanism of geogap. It sits in ``geocore`` because that is the 
 (it imports nothing of the project). Each layer makes its own ``Registry`` and registers with a decorator; the
 built-in modules are imported lazily, on the first lookup. Plug-ins are installed packages with an entry point in
 the single group ``geogap``, whose value is a module (or ``module:object``): loading it runs its ``register``
-decorators, whichever registries they fill. A plug-in that fails to load is named in one line
-(``PluginError``) by every registry, the same way, instead of a traceback.
+decorators, whichever registries they fill. A plug-in that fails to load is named in one line (see
+:meth:`Registry.errors`) by every registry, the same way, instead of a traceback.
 """
 
 from __future__ import annotations
@@ -28,10 +28,6 @@ class UnknownNameError(KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
-
-
-class PluginError(RuntimeError):
-    """An installed plug-in failed to load; the message names it and the cause in one line."""
 
 
 def _describe(ep: EntryPoint, exc: BaseException) -> str:

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from geocore import validation as check
 from geocore.sphere import EARTH_RADIUS_KM, destination_np
 
-RegionKind = Literal["mountain", "desert", "forest", "agricultural"]
 REGION_KINDS: tuple[str, ...] = ("mountain", "desert", "forest", "agricultural")
 
 Box = tuple[float, float, float, float]  # (south, north, west, east) in degrees

@@ -64,11 +64,6 @@ def _has_offset(text: str) -> bool:
     return bool(found or bad)
 
 
-def parse_offset_minutes(text: str) -> list[int]:
-    """Every in-range UTC/GMT offset written in ``text``, in minutes east of UTC (see :func:`read_offsets`)."""
-    return read_offsets(text)[0]
-
-
 @register_task("geotemp.tz_probe")
 class TimeZoneProbeTask(GeneratedTask):
     """The UTC offset of a location's time zone (knowledge probe, no time arithmetic)."""

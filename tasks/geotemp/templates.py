@@ -88,7 +88,3 @@ def probe_prompt(city: str, country: str, year: int) -> str:
 
 def weekday_name(dt: datetime) -> str:
     return _WEEKDAYS[dt.weekday()]
-
-
-def month_name(month: int) -> str:
-    return _MONTHS[month - 1]

@@ -51,13 +51,6 @@ def names_continent(name: str) -> bool:
     return any(contains_phrase(key, alias) for alias in _ALIASES)
 
 
-def assign_continents(block: str, names: list[str]) -> dict[str, str]:
-    """Map each place name found in ``block`` to a continent code: the continent heading it (``Europe: A, B``)
-    or, when places come before continents (``A - Europe``), the continent following it (the first one when
-    a place is put under several: see :func:`continent_claims`)."""
-    return {name: found[0] for name, found in continent_claims(block, names).items()}
-
-
 def continent_claims(block: str, names: list[str]) -> dict[str, list[str]]:
     """Every continent each place name in ``block`` is put under, in order of appearance."""
     text = _CODE.sub(lambda m: " " + CONTINENT_NAMES[m.group(1)] + " ", clean(block))

@@ -144,7 +144,7 @@ def test_arrival_window_holds_every_speed_in_range(layout: int, t0: float, vmin:
         assert w.seen_from_s - 1e-9 <= t - r / v and t + r / v <= w.seen_until_s + 1e-9
     fixed = net.arrival_windows(route, t0, v, v)[-1]
     assert fixed.pass_earliest_s == pytest.approx(fixed.pass_latest_s)
-    assert (fixed.seen_from_s, fixed.seen_until_s) == pytest.approx(net.seen_interval(fixed.pass_earliest_s, v))
+    assert (fixed.seen_from_s, fixed.seen_until_s) == pytest.approx((fixed.pass_earliest_s - r / v, fixed.pass_earliest_s + r / v))
 
 
 def test_arrival_window_rejects_bad_speeds() -> None:

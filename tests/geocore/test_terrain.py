@@ -6,7 +6,6 @@ import pytest
 from geopy.distance import great_circle
 
 from geocore.gazetteer import cities, nearest_cities
-from geocore.places import cities_within_km
 from geocore.terrain import NATURAL_REGIONS, REGION_KINDS, distance_to_sea_km, natural_regions_at
 
 
@@ -38,8 +37,6 @@ def test_population_filtered_nearest_and_radius_against_brute_force() -> None:
                  for c in cities() if c.population >= 1_000_000)[:3]
     assert [c.geonameid for c, _ in got] == [g for _, g in ref]
     assert [d for _, d in got] == pytest.approx([d for d, _ in ref], abs=1e-6)
-    within = cities_within_km(lat, lon, 40.0)
-    assert within and all(d <= 40.0 for _, d in within) and within == sorted(within, key=lambda t: t[1])
     assert nearest_cities(0, 0, 2, 10**12) == []
     with pytest.raises(ValueError, match="min_population"):
         nearest_cities(0, 0, 2, -1)

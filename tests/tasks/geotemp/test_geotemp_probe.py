@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks.geotemp.probe import TimeZoneProbeTask, parse_offset_minutes, read_offsets
+from tasks.geotemp.probe import TimeZoneProbeTask, read_offsets
 
 TASK = TimeZoneProbeTask()
 SAMPLES = {s.payload["location"]["zone"]: s for s in TASK.generate(1, TASK.paper_size)}
@@ -17,8 +17,8 @@ SAMPLES = {s.payload["location"]["zone"]: s for s in TASK.generate(1, TASK.paper
     [("UTC+5:30", [330]), ("GMT-3", [-180]), ("UTC+5.5", [330]), ("UTC+0545", [345]), ("UTC", [0]),
      ("UTC−3:30 or UTC-2:30", [-210, -150]), ("UTC +9", [540]), ("UTC+25", []), ("UTC+5:75", [])],
 )
-def test_parse_offset_minutes(text: str, minutes: list[int]) -> None:
-    assert parse_offset_minutes(text) == minutes
+def test_read_offsets_in_minutes(text: str, minutes: list[int]) -> None:
+    assert read_offsets(text)[0] == minutes
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import pytest
 from gps_oracles import continent_of, raw_cities
 
 from tasks import get_task
-from tasks.gpsbench.boundary_analysis import assign_continents
+from tasks.gpsbench.boundary_analysis import continent_claims
 
 TASK = get_task("gpsbench.boundary_analysis")
 ALL = TASK.generate(42, 60)
@@ -36,8 +36,8 @@ NAMES = ["Corroios", "Wimbledon", "Toms River", "Santa Ana"]
     "FINAL ANSWER: Corroios - Europe; Wimbledon - Europe; Toms River - North America; Santa Ana - North America",
 ])
 def test_grouping_formats(text: str) -> None:
-    found = assign_continents(text.split("FINAL ANSWER:")[1], NAMES)
-    assert found == {"Corroios": "EU", "Wimbledon": "EU", "Toms River": "NA", "Santa Ana": "NA"}
+    found = continent_claims(text.split("FINAL ANSWER:")[1], NAMES)
+    assert found == {"Corroios": ["EU"], "Wimbledon": ["EU"], "Toms River": ["NA"], "Santa Ana": ["NA"]}
 
 
 def test_scoring_counts_misplaced_places() -> None:

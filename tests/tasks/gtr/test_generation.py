@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from geocore.networks import CAMERA_ID_RE, build_network
+from geocore.networks import build_network
 from tasks import get_task
 from tasks.gtr.scenes import tier_of
 from tasks.registry import resolve_tasks
@@ -52,7 +52,7 @@ def test_camera_ids_are_anonymised_per_item() -> None:
     assert len(set(ids)) == SIZE
     for s in samples:
         net = build_network(s.payload["network_id"])
-        in_prompt = set(CAMERA_ID_RE.findall(s.prompt.split("\n\n", 1)[0]))
+        in_prompt = set(re.findall(r"\bC\d{3}\b", s.prompt.split("\n\n", 1)[0]))
         assert in_prompt == {c.id for c in net.cameras}
 
 

@@ -1,0 +1,66 @@
+"""Names vulture (``[tool.vulture]`` in pyproject, run by tests/test_dead_code.py) cannot see used. Never run:
+vulture only reads the names. Everything else it reports is dead code: delete it rather than list it here."""
+
+from agents.scripted import ScriptedChatModel
+from agents.trace import ToolCallEvent
+from evals.analysis import ConditionSummary
+from geocore import sphere, terrain
+from geocore.networks import Window
+from geocore.polygons import PlanarRegion
+from geocore.trajectories import TrajectoryStats
+from tasks import gpsbench
+from tasks.geotemp.extract import TimeAnswer
+from tasks.gpsbench import regions
+from tasks.gpsbench.boundary_analysis import ContinentsTarget
+from tasks.gpsbench.distance import DistanceTarget
+from tasks.gpsbench.parsing import AreaAnswer
+from tasks.gpsbench.polygon_area import AreaTarget
+from tasks.gpsbench.proximity import ProximityTarget
+from tasks.gpsbench.route_analysis import RouteTarget
+from tasks.gpsbench.spatial_patterns import OutlierTarget
+from tasks.gtr.scenes import Pass
+from tasks.stbench.world import Blocks
+
+# Record fields that are data: written to results, traces, tool replies or golds, read back by name (JSON keys,
+# TypedDict keys) or by the tests, never as attributes in the package.
+ToolCallEvent.parent_id
+ConditionSummary.parse_failure_rate
+ConditionSummary.mean_error
+ConditionSummary.samples_with_tool_calls
+ConditionSummary.stop_reasons
+Window.pass_earliest_s
+Window.pass_latest_s
+PlanarRegion.repaired
+TrajectoryStats.n_points
+TrajectoryStats.straight_line_m
+TrajectoryStats.detour_ratio
+TrajectoryStats.median_speed_mps
+TimeAnswer.snippet
+Pass.time_s
+Blocks.street_m
+ContinentsTarget.continents
+DistanceTarget.miles
+AreaAnswer.area_km2
+AreaAnswer.perimeter_km
+AreaTarget.area_km2
+AreaTarget.perimeter_km
+AreaTarget.paper_area_km2
+AreaTarget.convex
+ProximityTarget.distances_km
+OutlierTarget.distances_km
+RouteTarget.on_route
+RouteTarget.detour_pct
+
+# A parameter its caller passes by name: LangChain calls _generate(..., run_manager=...).
+ScriptedChatModel._generate.run_manager
+
+# Public vocabularies and kernels the tests check the package against (the GPSBench task lists and sub-regions,
+# the natural-region kinds) and geocore.sphere's vectorised bearing, one of issue 14's kernels.
+gpsbench.PURE_TASKS
+gpsbench.APPLIED_TASKS
+gpsbench.PROBE_TASKS
+gpsbench.LEVEL_TASKS
+gpsbench.FORM_TASKS
+regions.SUBREGIONS
+terrain.REGION_KINDS
+sphere.initial_bearing_np
