@@ -17,7 +17,7 @@ from functools import cache
 from geocore.gazetteer import City, admin1_name, cities, nearest_cities
 from geocore.geodesy import destination, haversine_km
 from tasks.registry import register_task
-from tasks.stbench.common import COMPLETION, Item, STBenchTask
+from tasks.stbench.common import COMPLETION, Item, OptionTarget, OptionTask
 from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, num, options_inline, options_lines
 
 N_OPTIONS = 5
@@ -47,19 +47,23 @@ def place_label(city: City) -> str:
     return f"{city.name}, {division or city.country}"
 
 
+class AdminRegionTarget(OptionTarget):
+    geonameid: int
+
+
 @register_task("stbench.admin_region", variants=(COMPLETION,))
-class AdminRegionTask(STBenchTask):
+class AdminRegionTask(OptionTask[AdminRegionTarget]):
     """Which of five same-state cities is a point in."""
 
     toolsets = ("gazetteer",)
     paper_size = 5000
 
-    def make(self, rng: random.Random, index: int) -> Item:
+    def make(self, rng: random.Random, index: int) -> Item[AdminRegionTarget]:
         pool_name = "US" if rng.random() < 0.5 else "world"
         pool = _pools()[pool_name]
         return self.retry(lambda: self._draw(rng, pool, pool_name))
 
-    def _draw(self, rng: random.Random, pool: tuple[City, ...], pool_name: str) -> Item | None:
+    def _draw(self, rng: random.Random, pool: tuple[City, ...], pool_name: str) -> Item[AdminRegionTarget] | None:
         city = pool[rng.randrange(len(pool))]
         lat, lon = destination(city.lat, city.lon, rng.uniform(0, 360), rng.uniform(0.2, 2.5))
         lat, lon = round(lat, 6), round(lon, 6)
@@ -86,7 +90,7 @@ class AdminRegionTask(STBenchTask):
             options=options,
         )
 
-    def render(self, item: Item, fmt: Fmt) -> str:
+    def render(self, item: Item[AdminRegionTarget], fmt: Fmt) -> str:
         lat, lon = item.payload["point"]
         opts = item.options or []
         if fmt.lonlat:

@@ -16,7 +16,7 @@ import random
 
 from geocore.trajectories import displace_middle_third, trajectory_stats
 from tasks.registry import register_task
-from tasks.stbench.common import COMPLETION, Item, STBenchTask
+from tasks.stbench.common import COMPLETION, Item, VerdictTarget, VerdictTask
 from tasks.stbench.prompts import ANOMALY_INSTRUCTION, Fmt
 from tasks.stbench.world import SPEEDS, Lattice, drive, route_xy, staircase_route, start_time, to_trajectory
 
@@ -25,18 +25,18 @@ ANOMALOUS_MIN_RATIO = 0.18
 
 
 @register_task("stbench.anomaly_detection", variants=(COMPLETION,))
-class AnomalyDetectionTask(STBenchTask):
+class AnomalyDetectionTask(VerdictTask):
     """Is a taxi trajectory normal or anomalous (a detour)."""
 
     toolsets = ("trajectory",)
     kind = "anomaly"
     paper_size = 5000
 
-    def make(self, rng: random.Random, index: int) -> Item:
+    def make(self, rng: random.Random, index: int) -> Item[VerdictTarget]:
         anomalous = rng.random() < 0.5
         return self.retry(lambda: self._draw(rng, anomalous))
 
-    def _draw(self, rng: random.Random, anomalous: bool) -> Item | None:
+    def _draw(self, rng: random.Random, anomalous: bool) -> Item[VerdictTarget] | None:
         lattice = Lattice.random(rng, spacing=(100.0, 250.0))
         chord, angle = rng.uniform(2000, 6000), rng.uniform(0, 2 * math.pi)
         di = round(chord * math.cos(angle) / lattice.su)
@@ -65,7 +65,7 @@ class AnomalyDetectionTask(STBenchTask):
             meta={"label": "anomalous" if anomalous else "normal", "n_points": len(traj)},
         )
 
-    def render(self, item: Item, fmt: Fmt) -> str:
+    def render(self, item: Item[VerdictTarget], fmt: Fmt) -> str:
         traj = fmt.traj(item.payload["trajectory"])
         if fmt.lonlat:
             return (

@@ -15,7 +15,7 @@ import random
 
 from geocore.trajectories import trajectory_stats
 from tasks.registry import register_task
-from tasks.stbench.common import COMPLETION, Item, STBenchTask
+from tasks.stbench.common import COMPLETION, Item, OptionTarget, OptionTask
 from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, options_inline, options_lines
 from tasks.stbench.world import SPEEDS, Lattice, drive, random_route, route_xy, start_time, to_trajectory
 
@@ -26,17 +26,17 @@ BANDS = {"pedestrian": (0.0, 2.0), "bike": (3.0, 6.8), "car": (8.0, math.inf)}
 
 
 @register_task("stbench.trajectory_classification", variants=(COMPLETION,))
-class TrajectoryClassificationTask(STBenchTask):
+class TrajectoryClassificationTask(OptionTask[OptionTarget]):
     """Was a trajectory made by a car, a bike or a pedestrian."""
 
     toolsets = ("trajectory",)
     paper_size = 2000
 
-    def make(self, rng: random.Random, index: int) -> Item:
+    def make(self, rng: random.Random, index: int) -> Item[OptionTarget]:
         mode = MODES[index % 3]
         return self.retry(lambda: self._draw(rng, mode))
 
-    def _draw(self, rng: random.Random, mode: str) -> Item | None:
+    def _draw(self, rng: random.Random, mode: str) -> Item[OptionTarget] | None:
         lattice = Lattice.random(rng, spacing=(60.0, 150.0))
         n = rng.randint(15, 25)
         interval = rng.uniform(*INTERVALS[mode])
@@ -59,7 +59,7 @@ class TrajectoryClassificationTask(STBenchTask):
             options=list(OPTIONS),
         )
 
-    def render(self, item: Item, fmt: Fmt) -> str:
+    def render(self, item: Item[OptionTarget], fmt: Fmt) -> str:
         traj = Fmt(fmt.style, decimals=6).traj(item.payload["trajectory"])
         opts = item.options or []
         if fmt.lonlat:

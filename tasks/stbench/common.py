@@ -12,16 +12,17 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal, NotRequired, TypedDict, TypeVar
 
 from geocore.geodesy import geodesic_km
-from tasks.base import GeneratedTask, stable_seed
+from tasks.base import GeneratedTask, TargetT, ValueT, stable_seed
 from tasks.records import SPLITS, Message, Parsed, Sample, Score, Split
 from tasks.registry import Variant
-from tasks.stbench.parsing import parse_anomaly, parse_option, parse_point, parse_yes_no
+from tasks.stbench.parsing import LatLon, parse_anomaly, parse_option, parse_point, parse_yes_no
 from tasks.stbench.prompts import CHAT_SYSTEM, COMPLETION_SYSTEM, Fmt, Style
 
 AnswerKind = Literal["option", "yesno", "anomaly", "point"]
+VerdictKind = Literal["yesno", "anomaly"]
 PREDICTION_THRESHOLD_M = 50.0
 """Trajectory prediction counts as correct within this many metres (the error itself is the main metric)."""
 
@@ -56,18 +57,53 @@ def options_of(sample: Sample) -> list[tuple[int, str]]:
     return [(int(n), str(label)) for n, label in sample.payload.get("options", [])]
 
 
-def parse_answer(kind: AnswerKind, text: str, sample: Sample) -> Parsed:
-    """Parse ``text`` as an answer of ``kind`` for ``sample``: its options, prompt (placeholder echoes), style
-    (a completion continues the stub) and, for points, coordinate order and history from its payload."""
-    prompt = sample.prompt if sample.messages else None
-    completion = sample.meta.get("style") == "completion"
-    if kind == "option":
-        options = options_of(sample)
-        return parse_option(text, options, aliases_for(options), prompt=prompt, completion=completion)
+class OptionTarget(TypedDict):
+    """The gold of a choice question: the option's number and label (a task may add keys)."""
+
+    option: int
+    label: str
+
+
+OptionT = TypeVar("OptionT", bound=OptionTarget)
+
+
+class VerdictTarget(TypedDict):
+    """The gold of a two-way question: "yes" or "no", "anomalous" or "normal"."""
+
+    answer: str
+
+
+class PointTarget(TypedDict):
+    """The true next point of a trajectory, in degrees (and its Unix time for generated items)."""
+
+    lat: float
+    lon: float
+    t: NotRequired[float]
+
+
+def _context(sample: Sample[Any]) -> tuple[str | None, bool]:
+    """The prompt (for placeholder echoes) and whether the reply continues a completion stub."""
+    return sample.prompt if sample.messages else None, sample.meta.get("style") == "completion"
+
+
+def parse_option_answer(text: str, sample: Sample[Any]) -> Parsed[int]:
+    """The option number ``text`` chooses among the sample's options (their aliases too)."""
+    prompt, completion = _context(sample)
+    options = options_of(sample)
+    return parse_option(text, options, aliases_for(options), prompt=prompt, completion=completion)
+
+
+def parse_verdict_answer(kind: VerdictKind, text: str, sample: Sample[Any]) -> Parsed[str]:
+    """"yes"/"no" (``yesno``) or "anomalous"/"normal" (``anomaly``)."""
+    prompt, completion = _context(sample)
     if kind == "yesno":
         return parse_yes_no(text, prompt=prompt, completion=completion)
-    if kind == "anomaly":
-        return parse_anomaly(text, prompt=prompt, completion=completion)
+    return parse_anomaly(text, prompt=prompt, completion=completion)
+
+
+def parse_point_answer(text: str, sample: Sample[Any]) -> Parsed[LatLon]:
+    """A point in the coordinate order the prompt asked for, the history's last point breaking ties."""
+    prompt, completion = _context(sample)
     history = sample.payload.get("history") or []
     ref = (float(history[-1][0]), float(history[-1][1])) if history else None
     given = [(float(p[0]), float(p[1])) for p in history]
@@ -75,65 +111,98 @@ def parse_answer(kind: AnswerKind, text: str, sample: Sample) -> Parsed:
                        prompt=prompt, completion=completion)
 
 
-def score_answer(kind: AnswerKind, parsed: Parsed, sample: Sample) -> Score:
-    """Exact match for options and two-way answers; metres (WGS84 geodesic) for points."""
-    unit = "m" if kind == "point" else None
-    if not parsed.ok:
-        return Score.unanswered(parsed, error_unit=unit)
-    target = sample.target
+def parse_answer(kind: AnswerKind, text: str, sample: Sample[Any]) -> Parsed[Any]:
+    """Parse ``text`` as an answer of ``kind`` for ``sample``: its options, prompt (placeholder echoes), style
+    (a completion continues the stub) and, for points, coordinate order and history from its payload."""
+    if kind == "option":
+        return parse_option_answer(text, sample)
     if kind == "point":
-        lat, lon = float(parsed.answer["lat"]), float(parsed.answer["lon"])
-        err = 1000.0 * geodesic_km(lat, lon, float(target["lat"]), float(target["lon"]))
-        ok = err <= PREDICTION_THRESHOLD_M
-        return Score(correct=ok, value=1.0 if ok else 0.0, error=err, error_unit="m",
-                     explanation=f"predicted ({lat:.5f}, {lon:.5f}), {err:.1f} m from the true next point "
-                                 f"(correct within {PREDICTION_THRESHOLD_M:.0f} m)")
-    gold = target["option"] if kind == "option" else target["answer"]
+        return parse_point_answer(text, sample)
+    return parse_verdict_answer(kind, text, sample)
+
+
+def score_option(parsed: Parsed[int], sample: Sample[OptionTarget]) -> Score:
+    """Exact match of the option number."""
+    if not parsed.ok:
+        return Score.unanswered(parsed, error_unit=None)
+    gold = sample.target["option"]
     ok = parsed.answer == gold
-    label = f" ({target.get('label')})" if kind == "option" and target.get("label") else ""
+    label = f" ({sample.target.get('label')})" if sample.target.get("label") else ""
     return Score(correct=ok, value=1.0 if ok else 0.0, explanation=f"answer {parsed.answer!r}, gold {gold!r}{label}")
 
 
+def score_verdict(parsed: Parsed[str], sample: Sample[VerdictTarget]) -> Score:
+    """Exact match of the two-way answer."""
+    if not parsed.ok:
+        return Score.unanswered(parsed, error_unit=None)
+    gold = sample.target["answer"]
+    ok = parsed.answer == gold
+    return Score(correct=ok, value=1.0 if ok else 0.0, explanation=f"answer {parsed.answer!r}, gold {gold!r}")
+
+
+def score_point(parsed: Parsed[LatLon], sample: Sample[PointTarget]) -> Score:
+    """Metres (WGS84 geodesic) from the true next point; correct within :data:`PREDICTION_THRESHOLD_M`."""
+    if not parsed.ok:
+        return Score.unanswered(parsed, error_unit="m")
+    target = sample.target
+    lat, lon = float(parsed.answer["lat"]), float(parsed.answer["lon"])
+    err = 1000.0 * geodesic_km(lat, lon, float(target["lat"]), float(target["lon"]))
+    ok = err <= PREDICTION_THRESHOLD_M
+    return Score(correct=ok, value=1.0 if ok else 0.0, error=err, error_unit="m",
+                 explanation=f"predicted ({lat:.5f}, {lon:.5f}), {err:.1f} m from the true next point "
+                             f"(correct within {PREDICTION_THRESHOLD_M:.0f} m)")
+
+
+def score_answer(kind: AnswerKind, parsed: Parsed[Any], sample: Sample[Any]) -> Score:
+    """Exact match for options and two-way answers; metres (WGS84 geodesic) for points."""
+    if kind == "option":
+        return score_option(parsed, sample)
+    if kind == "point":
+        return score_point(parsed, sample)
+    return score_verdict(parsed, sample)
+
+
 @dataclass
-class Item:
+class Item(Generic[TargetT]):
     """One drawn item: the inputs (payload), typed gold, breakdown keys and, for choice tasks, the options."""
 
     payload: dict[str, Any]
-    target: dict[str, Any]
+    target: TargetT
     meta: dict[str, Any] = field(default_factory=dict)
     options: list[tuple[int, str]] | None = None
 
 
-class STBenchTask(GeneratedTask):
-    """Base of the synthetic STBench tasks; subclasses implement :meth:`make` and :meth:`render`."""
+class STBenchTask(GeneratedTask[TargetT, ValueT]):
+    """Base of the synthetic STBench tasks, through one base per answer kind (:class:`OptionTask`,
+    :class:`VerdictTask`, :class:`PointTask`); subclasses implement :meth:`make` and :meth:`render`."""
 
     family = "stbench"
     style: ClassVar[Style] = "chat"
-    kind: ClassVar[AnswerKind] = "option"
+    kind: ClassVar[AnswerKind]
     default_size = 200
     max_tries: ClassVar[int] = 400
 
-    def make(self, rng: random.Random, index: int) -> Item:  # pragma: no cover - abstract
+    def make(self, rng: random.Random, index: int) -> Item[TargetT]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def render(self, item: Item, fmt: Fmt) -> str:  # pragma: no cover - abstract
+    def render(self, item: Item[TargetT], fmt: Fmt) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def item(self, seed: int, index: int) -> Item:
+    def item(self, seed: int, index: int) -> Item[TargetT]:
         """Item ``index`` for ``seed`` (the same in both styles)."""
         return self.make(random.Random(stable_seed(self.item_key, seed, index)), index)
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[TargetT]]:
         return [self.sample_at(seed, i, size) for i in range(size)]
 
-    def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample]:
+    def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample[TargetT]]:
         """As :meth:`GeneratedTask.samples`, but only the items asked for are drawn (items are independent)."""
         if split not in SPLITS:
             raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
         wanted = [i for i in range(self.size) if self.split_of(i) == split]
         return [self.sample_at(seed, i, self.size) for i in (wanted if limit is None else wanted[:limit])]
 
-    def sample_at(self, seed: int, index: int, size: int) -> Sample:
+    def sample_at(self, seed: int, index: int, size: int) -> Sample[TargetT]:
         """Sample ``index`` of ``size`` for ``seed``, rendered in this task's style."""
         fmt = Fmt(self.style)
         item = self.item(seed, index)
@@ -155,19 +224,49 @@ class STBenchTask(GeneratedTask):
             meta={**item.meta, "style": self.style},
         )
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
-        return parse_answer(self.kind, text, sample)
-
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
-        return score_answer(self.kind, parsed, sample)
-
-    def retry(self, make_once: Callable[[], Item | None]) -> Item:
+    def retry(self, make_once: Callable[[], Item[TargetT] | None]) -> Item[TargetT]:
         """Call ``make_once`` until it returns an item (rejection sampling); RuntimeError after max_tries."""
         for _ in range(self.max_tries):
             item = make_once()
             if item is not None:
                 return item
         raise RuntimeError(f"{self.item_key}: no valid item after {self.max_tries} tries")
+
+
+class OptionTask(STBenchTask[OptionT, int]):
+    """A choice question: the option number, scored by exact match."""
+
+    kind: ClassVar[AnswerKind] = "option"
+
+    def parse(self, text: str, sample: Sample[OptionT]) -> Parsed[int]:
+        return parse_option_answer(text, sample)
+
+    def score(self, parsed: Parsed[int], sample: Sample[OptionT]) -> Score:
+        return score_option(parsed, sample)
+
+
+class VerdictTask(STBenchTask[VerdictTarget, str]):
+    """A two-way question (``kind`` yesno or anomaly), scored by exact match."""
+
+    kind: ClassVar[VerdictKind]
+
+    def parse(self, text: str, sample: Sample[VerdictTarget]) -> Parsed[str]:
+        return parse_verdict_answer(self.kind, text, sample)
+
+    def score(self, parsed: Parsed[str], sample: Sample[VerdictTarget]) -> Score:
+        return score_verdict(parsed, sample)
+
+
+class PointTask(STBenchTask[PointTarget, LatLon]):
+    """A next-point prediction, scored in metres."""
+
+    kind: ClassVar[AnswerKind] = "point"
+
+    def parse(self, text: str, sample: Sample[PointTarget]) -> Parsed[LatLon]:
+        return parse_point_answer(text, sample)
+
+    def score(self, parsed: Parsed[LatLon], sample: Sample[PointTarget]) -> Score:
+        return score_point(parsed, sample)
 
 
 COMPLETION = Variant("completion", {"style": "completion"}, "In the paper's completion style.")

@@ -15,7 +15,7 @@ from functools import cache
 from geocore.gazetteer import City, cities, nearest_cities
 from geocore.geodesy import COMPASS_8, compass_point, haversine_km, initial_bearing
 from tasks.registry import register_task
-from tasks.stbench.common import COMPLETION, Item, STBenchTask
+from tasks.stbench.common import COMPLETION, Item, OptionTarget, OptionTask
 from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, num, options_inline, options_lines
 
 DIRECTIONS = ("North", "Northeast", "East", "Southeast", "South", "Southwest", "West", "Northwest")
@@ -35,17 +35,21 @@ def _towns() -> tuple[City, ...]:
     return tuple(c for c in cities() if c.population >= 50_000)
 
 
+class DirectionTarget(OptionTarget):
+    bearing_deg: float
+
+
 @register_task("stbench.direction", variants=(COMPLETION,))
-class DirectionTask(STBenchTask):
+class DirectionTask(OptionTask[DirectionTarget]):
     """In which of 8 directions does B lie from A."""
 
     toolsets = ("geodesy",)
     paper_size = 5000
 
-    def make(self, rng: random.Random, index: int) -> Item:
+    def make(self, rng: random.Random, index: int) -> Item[DirectionTarget]:
         return self.retry(lambda: self._draw(rng))
 
-    def _draw(self, rng: random.Random) -> Item | None:
+    def _draw(self, rng: random.Random) -> Item[DirectionTarget] | None:
         towns = _towns()
         a = towns[rng.randrange(len(towns))]
         near = [c for c, d in nearest_cities(a.lat, a.lon, 60) if d >= 5.0]
@@ -64,7 +68,7 @@ class DirectionTask(STBenchTask):
             options=list(OPTIONS),
         )
 
-    def render(self, item: Item, fmt: Fmt) -> str:
+    def render(self, item: Item[DirectionTarget], fmt: Fmt) -> str:
         (la1, lo1), (la2, lo2) = item.payload["a"], item.payload["b"]
         opts = item.options or []
         if fmt.lonlat:

@@ -264,18 +264,18 @@ def gold_of(kind: str, answer: Any, options: list[tuple[int, str]], history: lis
             raise ValueError(f"answer option {n} is not among the question's options {sorted(labels)}")
         return {"option": n, "label": labels.get(n)}
     if spec.answer in ("yesno", "anomaly"):
-        parsed = parse_yes_no(text) if spec.answer == "yesno" else parse_anomaly(text)
-        if not parsed.ok:
+        verdict = parse_yes_no(text) if spec.answer == "yesno" else parse_anomaly(text)
+        if not verdict.ok:
             raise ValueError(f"unreadable {spec.answer} answer {answer!r}")
-        return {"answer": parsed.value}
+        return {"answer": verdict.answer}
     if isinstance(answer, (list, tuple)) and len(answer) == 2:
         lon, lat = float(answer[0]), float(answer[1])
         return {"lat": lat, "lon": lon}
     ref = (history[-1][0], history[-1][1]) if history else None
-    parsed = parse_point(text, order="lonlat", reference=ref, prefer="first")
-    if not parsed.ok:
+    point = parse_point(text, order="lonlat", reference=ref, prefer="first")
+    if not point.ok:
         raise ValueError(f"unreadable coordinate answer {answer!r}")
-    return dict(parsed.answer)
+    return dict(point.answer)
 
 
 def _seq(regions: list[int]) -> str:

@@ -30,13 +30,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Literal
+from typing import Literal, TypedDict, TypeVar
 
 from geocore.sphere import EARTH_RADIUS_KM, central_angle
 from tasks.answers import Answer, clean, coordinate_pair, decide, extract, find_answer, fold, option
 from tasks.records import Parsed
 
 Options = Sequence[tuple[int, str]]
+_V = TypeVar("_V")
 
 _LIST = re.compile(r"\[\s?\d+(?:\s?,\s?\d+)*\s?\]")
 _COMPASS = {"N": "north", "NE": "northeast", "E": "east", "SE": "southeast", "S": "south", "SW": "southwest",
@@ -64,7 +65,7 @@ def _committed(text: str, completion: bool) -> Answer | None:
     return Answer(" ".join(clean(block).split()), "last_line")
 
 
-def _extract(text: str, find: Callable[[str], Parsed], prompt: str | None, completion: bool) -> Parsed:
+def _extract(text: str, find: Callable[[str], Parsed[_V]], prompt: str | None, completion: bool) -> Parsed[_V]:
     """Run ``find`` on the committed answer, with the placeholder-echo and refusal rules of the answer layer."""
     if not isinstance(text, str):
         return Parsed.failure("", "empty reply")
@@ -105,7 +106,7 @@ class _OptionReader:
             s = _ABBREV.sub(lambda m: f" {_COMPASS[m.group(1)]} ", s)
         return s
 
-    def find(self, segment: str) -> Parsed:
+    def find(self, segment: str) -> Parsed[int]:
         if not self.numbers:
             return Parsed.failure(segment, "the question has no options")
         first = self.numbers[0]
@@ -116,11 +117,11 @@ class _OptionReader:
         if parsed.status == "hedged" and isinstance(parsed.value, list):
             named = [self.numbers[k] for k in parsed.value if isinstance(k, int) and 0 <= k < len(self.numbers)]
             return Parsed.hedged(segment, f"{len(named)} different options named: {named}", candidates=named)
-        return parsed
+        return parsed.no_answer()
 
 
 def parse_option(text: str, options: Options, aliases: Mapping[int, Sequence[str]] | None = None, *,
-                 prompt: str | None = None, completion: bool = False) -> Parsed:
+                 prompt: str | None = None, completion: bool = False) -> Parsed[int]:
     """The chosen option number (int), or hedged/unparsed/refused: see the module docstring."""
     return _extract(text, _OptionReader(options, aliases).find, prompt, completion)
 
@@ -134,12 +135,12 @@ _ANOMALY = {"anomalous": "anomalous", "anomaly": "anomalous", "abnormal": "anoma
 _FLIP = {"anomalous": "normal", "normal": "anomalous"}
 
 
-def _yes_no(segment: str) -> Parsed:
+def _yes_no(segment: str) -> Parsed[str]:
     words = [_YES_NO[w] for w in fold(segment).split() if w in _YES_NO]
     return decide(segment, words, what="yes/no")
 
 
-def _anomaly(segment: str) -> Parsed:
+def _anomaly(segment: str) -> Parsed[str]:
     words = fold(segment).split()
     found = []
     for i, w in enumerate(words):
@@ -149,12 +150,12 @@ def _anomaly(segment: str) -> Parsed:
     return decide(segment, found, what="normal/anomalous verdict")
 
 
-def parse_yes_no(text: str, *, prompt: str | None = None, completion: bool = False) -> Parsed:
+def parse_yes_no(text: str, *, prompt: str | None = None, completion: bool = False) -> Parsed[str]:
     """"yes" or "no" (whole words; "true"/"false" accepted); both are hedged."""
     return _extract(text, _yes_no, prompt, completion)
 
 
-def parse_anomaly(text: str, *, prompt: str | None = None, completion: bool = False) -> Parsed:
+def parse_anomaly(text: str, *, prompt: str | None = None, completion: bool = False) -> Parsed[str]:
     """"anomalous" (also anomaly, abnormal, detour) or "normal"; "not anomalous" is normal and vice versa."""
     return _extract(text, _anomaly, prompt, completion)
 
@@ -165,25 +166,32 @@ def _valid(lat: float, lon: float) -> bool:
     return math.isfinite(lat) and math.isfinite(lon) and -90 <= lat <= 90 and -180 <= lon <= 180
 
 
+class LatLon(TypedDict):
+    """A point read from an answer, in degrees."""
+
+    lat: float
+    lon: float
+
+
 def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
     return EARTH_RADIUS_KM * central_angle(a[0], a[1], b[0], b[1])
 
 
 def _point_finder(order: str, reference: tuple[float, float] | None,
-                  given: Collection[tuple[float, float]]) -> Callable[[str], Parsed]:
+                  given: Collection[tuple[float, float]]) -> Callable[[str], Parsed[LatLon]]:
     lon_first = order == "lonlat"
 
-    def find(segment: str) -> Parsed:
+    def find(segment: str) -> Parsed[LatLon]:
         parsed = coordinate_pair(segment, lon_first=lon_first, given=given)
         if parsed.status == "unparsed":  # e.g. a latitude > 90 in the asked order: try the other one
             other = coordinate_pair(segment, lon_first=not lon_first, given=given)
             parsed = other if other.status != "unparsed" else parsed
         if not parsed.ok:
-            return parsed
+            return parsed.no_answer()
         lat, lon = float(parsed.answer["lat"]), float(parsed.answer["lon"])
         if reference is not None and _valid(lon, lat) and _km((lon, lat), reference) < _km((lat, lon), reference):
             lat, lon = lon, lat  # both readings valid: the one near the last known point
-        return Parsed.success(segment, {"lat": lat, "lon": lon})
+        return Parsed.success(segment, LatLon(lat=lat, lon=lon))
 
     return find
 
@@ -197,7 +205,7 @@ def parse_point(
     prompt: str | None = None,
     completion: bool | None = None,
     given: Collection[tuple[float, float]] = (),
-) -> Parsed:
+) -> Parsed[LatLon]:
     """A point as {"lat", "lon"} from the committed answer; two different pairs are hedged.
 
     ``order`` is the order the prompt asked for; when both readings of a pair are valid coordinates, the one

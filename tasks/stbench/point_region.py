@@ -15,7 +15,7 @@ from shapely.geometry import Point, Polygon
 
 from geocore.regions import boundary_distance_m, regions_containing
 from tasks.registry import register_task
-from tasks.stbench.common import COMPLETION, Item, STBenchTask
+from tasks.stbench.common import COMPLETION, Item, OptionTarget, OptionTask
 from tasks.stbench.prompts import Fmt, num, number_instruction
 from tasks.stbench.world import Blocks, city_blocks, connected_blocks
 
@@ -39,17 +39,17 @@ def render_regions(regions: list[list[list[float]]], fmt: Fmt) -> str:
 
 
 @register_task("stbench.point_region", variants=(COMPLETION,))
-class PointRegionTask(STBenchTask):
+class PointRegionTask(OptionTask[OptionTarget]):
     """Which of 2–5 regions contains a point."""
 
     toolsets = ("geometry",)
     paper_size = 10_000
 
-    def make(self, rng: random.Random, index: int) -> Item:
+    def make(self, rng: random.Random, index: int) -> Item[OptionTarget]:
         k = 2 + index % 4
         return self.retry(lambda: self._draw(rng, k))
 
-    def _draw(self, rng: random.Random, k: int) -> Item | None:
+    def _draw(self, rng: random.Random, k: int) -> Item[OptionTarget] | None:
         blocks = city_blocks(rng, 3, 3)
         if len(blocks.polygons) < k:
             return None
@@ -70,7 +70,7 @@ class PointRegionTask(STBenchTask):
             options=[(i + 1, f"Region {i + 1}") for i in range(k)],
         )
 
-    def render(self, item: Item, fmt: Fmt) -> str:
+    def render(self, item: Item[OptionTarget], fmt: Fmt) -> str:
         lat, lon = item.payload["point"]
         regions = render_regions(item.payload["regions"], fmt)
         if fmt.lonlat:

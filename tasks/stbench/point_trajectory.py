@@ -13,7 +13,7 @@ import random
 
 from geocore.trajectories import distance_to_path_m
 from tasks.registry import register_task
-from tasks.stbench.common import COMPLETION, Item, STBenchTask
+from tasks.stbench.common import COMPLETION, Item, OptionTarget, OptionTask
 from tasks.stbench.prompts import Fmt, num, number_instruction
 from tasks.stbench.world import SPEEDS, Lattice, drive, random_route, route_xy, start_time, to_trajectory
 
@@ -22,16 +22,16 @@ MIN_WRONG_M = 200.0
 
 
 @register_task("stbench.point_trajectory", variants=(COMPLETION,))
-class PointTrajectoryTask(STBenchTask):
+class PointTrajectoryTask(OptionTask[OptionTarget]):
     """Which of five points does a trajectory pass through."""
 
     toolsets = ("trajectory",)
     paper_size = 4000
 
-    def make(self, rng: random.Random, index: int) -> Item:
+    def make(self, rng: random.Random, index: int) -> Item[OptionTarget]:
         return self.retry(lambda: self._draw(rng))
 
-    def _draw(self, rng: random.Random) -> Item | None:
+    def _draw(self, rng: random.Random) -> Item[OptionTarget] | None:
         lattice = Lattice.random(rng)
         n = rng.randint(8, 12)
         samples = drive(rng, route_xy(lattice, random_route(rng, 40)), SPEEDS["taxi"], start_time(rng),
@@ -64,7 +64,7 @@ class PointTrajectoryTask(STBenchTask):
             options=options,
         )
 
-    def render(self, item: Item, fmt: Fmt) -> str:
+    def render(self, item: Item[OptionTarget], fmt: Fmt) -> str:
         traj = fmt.traj(item.payload["trajectory"])
         cands = item.payload["candidates"]
         if fmt.lonlat:

@@ -16,7 +16,7 @@ import random
 from geocore.geodesy import geodesic_km
 from geocore.trajectories import extrapolate
 from tasks.registry import register_task
-from tasks.stbench.common import COMPLETION, Item, STBenchTask
+from tasks.stbench.common import COMPLETION, Item, PointTarget, PointTask
 from tasks.stbench.prompts import POINT_INSTRUCTION, Fmt
 from tasks.stbench.world import SPEEDS, Lattice, drive, random_route, route_xy, start_time, to_trajectory
 
@@ -25,17 +25,16 @@ EXTRAPOLATION_MAX_M = 25.0
 
 
 @register_task("stbench.trajectory_prediction", variants=(COMPLETION,))
-class TrajectoryPredictionTask(STBenchTask):
+class TrajectoryPredictionTask(PointTask):
     """Predict the next point of a trajectory (error in metres)."""
 
     toolsets = ("trajectory",)
-    kind = "point"
     paper_size = 5000
 
-    def make(self, rng: random.Random, index: int) -> Item:
+    def make(self, rng: random.Random, index: int) -> Item[PointTarget]:
         return self.retry(lambda: self._draw(rng))
 
-    def _draw(self, rng: random.Random) -> Item | None:
+    def _draw(self, rng: random.Random) -> Item[PointTarget] | None:
         lattice = Lattice.random(rng, spacing=(150.0, 400.0))
         samples = drive(rng, route_xy(lattice, random_route(rng, 25, max_run=6)), SPEEDS["taxi"], start_time(rng),
                         INTERVAL_S, speed_jitter=0.03)
@@ -56,7 +55,7 @@ class TrajectoryPredictionTask(STBenchTask):
             meta={"history_len": h},
         )
 
-    def render(self, item: Item, fmt: Fmt) -> str:
+    def render(self, item: Item[PointTarget], fmt: Fmt) -> str:
         traj = fmt.traj(item.payload["history"])
         if fmt.lonlat:
             return (

@@ -20,7 +20,7 @@ import random
 
 from geocore.trajectories import compare_trajectories
 from tasks.registry import register_task
-from tasks.stbench.common import COMPLETION, Item, STBenchTask
+from tasks.stbench.common import COMPLETION, Item, VerdictTarget, VerdictTask
 from tasks.stbench.prompts import YES_NO_INSTRUCTION, Fmt
 from tasks.stbench.world import SPEEDS, Lattice, drive, random_route, route_xy, start_time, to_trajectory
 
@@ -30,18 +30,18 @@ OFFSET_MIN_M = 350.0
 
 
 @register_task("stbench.trajectory_identification", variants=(COMPLETION,))
-class TrajectoryIdentificationTask(STBenchTask):
+class TrajectoryIdentificationTask(VerdictTask):
     """Were two point sequences sampled from the same trajectory (Yes/No)."""
 
     toolsets = ("trajectory",)
     kind = "yesno"
     paper_size = 5000
 
-    def make(self, rng: random.Random, index: int) -> Item:
+    def make(self, rng: random.Random, index: int) -> Item[VerdictTarget]:
         strategy = STRATEGIES[index % len(STRATEGIES)]
         return self.retry(lambda: self._draw(rng, strategy))
 
-    def _draw(self, rng: random.Random, strategy: str) -> Item | None:
+    def _draw(self, rng: random.Random, strategy: str) -> Item[VerdictTarget] | None:
         lattice = Lattice.random(rng)
         n = rng.randint(16, 22)
         samples = drive(rng, route_xy(lattice, random_route(rng, 40)), SPEEDS["taxi"], start_time(rng),
@@ -85,7 +85,7 @@ class TrajectoryIdentificationTask(STBenchTask):
             meta={"strategy": strategy},
         )
 
-    def render(self, item: Item, fmt: Fmt) -> str:
+    def render(self, item: Item[VerdictTarget], fmt: Fmt) -> str:
         s1, s2 = fmt.traj(item.payload["sequence_1"]), fmt.traj(item.payload["sequence_2"])
         if fmt.lonlat:
             return (

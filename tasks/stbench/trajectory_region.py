@@ -18,7 +18,7 @@ from shapely.geometry import LineString, Point, Polygon
 
 from geocore.regions import regions_crossed
 from tasks.registry import register_task
-from tasks.stbench.common import COMPLETION, Item, STBenchTask
+from tasks.stbench.common import COMPLETION, Item, OptionTarget, OptionTask
 from tasks.stbench.point_region import DECIMALS, point_inside, render_regions
 from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, options_inline, options_lines
 from tasks.stbench.world import city_blocks, connected_blocks, round_point
@@ -68,18 +68,22 @@ def fmt_seq(seq: list[int]) -> str:
     return "[" + ", ".join(map(str, seq)) + "]"
 
 
+class RegionsTarget(OptionTarget):
+    regions: list[int]
+
+
 @register_task("stbench.trajectory_region", variants=(COMPLETION,))
-class TrajectoryRegionTask(STBenchTask):
+class TrajectoryRegionTask(OptionTask[RegionsTarget]):
     """Which regions does a trajectory pass through, in order."""
 
     toolsets = ("geometry",)
     paper_size = 12_500
 
-    def make(self, rng: random.Random, index: int) -> Item:
+    def make(self, rng: random.Random, index: int) -> Item[RegionsTarget]:
         length = LENGTHS[index % len(LENGTHS)]
         return self.retry(lambda: self._draw(rng, length))
 
-    def _draw(self, rng: random.Random, length: int) -> Item | None:
+    def _draw(self, rng: random.Random, length: int) -> Item[RegionsTarget] | None:
         blocks = city_blocks(rng, 3, 4)
         if len(blocks.polygons) < N_REGIONS:
             return None
@@ -131,7 +135,7 @@ class TrajectoryRegionTask(STBenchTask):
                     return False
         return True
 
-    def render(self, item: Item, fmt: Fmt) -> str:
+    def render(self, item: Item[RegionsTarget], fmt: Fmt) -> str:
         regions = render_regions(item.payload["regions"], fmt)
         path = fmt.path(item.payload["path"], DECIMALS)
         opts = item.options or []

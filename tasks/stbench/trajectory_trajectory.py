@@ -19,7 +19,7 @@ from shapely.geometry import LineString, Point
 from geocore.regions import LocalFrame
 from geocore.trajectories import encounters
 from tasks.registry import register_task
-from tasks.stbench.common import COMPLETION, Item, STBenchTask
+from tasks.stbench.common import COMPLETION, Item, OptionTarget, OptionTask
 from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, options_inline, options_lines
 from tasks.stbench.world import pick_city, start_time
 
@@ -63,19 +63,23 @@ def robust(a: list[tuple[float, float, float]], b: list[tuple[float, float, floa
     return True
 
 
+class CountTarget(OptionTarget):
+    count: int
+
+
 @register_task("stbench.trajectory_trajectory", variants=(COMPLETION,))
-class TrajectoryTrajectoryTask(STBenchTask):
+class TrajectoryTrajectoryTask(OptionTask[CountTarget]):
     """How many times do two trajectories encounter each other."""
 
     toolsets = ("trajectory",)
     paper_size = 5000
     max_tries = 3000
 
-    def make(self, rng: random.Random, index: int) -> Item:
+    def make(self, rng: random.Random, index: int) -> Item[CountTarget]:
         want = rng.randint(0, 3)
         return self.retry(lambda: self._draw(rng, want))
 
-    def _draw(self, rng: random.Random, want: int) -> Item | None:
+    def _draw(self, rng: random.Random, want: int) -> Item[CountTarget] | None:
         city = pick_city(rng)
         frame = LocalFrame(city.lat, city.lon)
         n, half, t0 = rng.randint(5, 8), rng.uniform(300, 600), start_time(rng)
@@ -101,7 +105,7 @@ class TrajectoryTrajectoryTask(STBenchTask):
             options=options,
         )
 
-    def render(self, item: Item, fmt: Fmt) -> str:
+    def render(self, item: Item[CountTarget], fmt: Fmt) -> str:
         a, b = fmt.traj(item.payload["trajectory_a"]), fmt.traj(item.payload["trajectory_b"])
         opts = item.options or []
         rule = ("An encounter is a pair of segments, one between consecutive points of A and one between "
