@@ -18,7 +18,9 @@ from tasks.gpsbench.polygon_area import AreaTarget
 from tasks.gpsbench.proximity import ProximityTarget
 from tasks.gpsbench.route_analysis import RouteTarget
 from tasks.gpsbench.spatial_patterns import OutlierTarget
+from tasks.gtr.parsing import ForecastAnswer
 from tasks.gtr.scenes import Pass
+from tasks.gtr.scoring import ForecastGold
 from tasks.stbench.world import Blocks
 
 # Record fields that are data: written to results, traces, tool replies or golds, read back by name (JSON keys,
@@ -50,6 +52,8 @@ ProximityTarget.distances_km
 OutlierTarget.distances_km
 RouteTarget.on_route
 RouteTarget.detour_pct
+ForecastAnswer.segments
+ForecastGold.segments
 
 # A parameter its caller passes by name: LangChain calls _generate(..., run_manager=...).
 ScriptedChatModel._generate.run_manager

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from geocore.networks import KINDS, CameraNetwork, Kind
-from tasks.base import GeneratedTask, stable_seed
-from tasks.gtr.parsing import FreeParser, parse_forecast, parse_option
+from tasks.base import GeneratedTask, TargetT, ValueT, stable_seed
+from tasks.gtr.parsing import ChoiceAnswer, ForecastAnswer, FreeParser, parse_forecast, parse_option
 from tasks.gtr.prompts import FORECAST_INSTRUCTION, LETTERS, MCQ_INSTRUCTION, SYSTEM_PROMPT, user_prompt
 from tasks.gtr.routes import arrow
 from tasks.gtr.scenes import TIERS, Tier, pick_network, tier_of
-from tasks.gtr.scoring import score_forecast, score_mcq
+from tasks.gtr.scoring import ChoiceGold, ForecastGold, score_forecast, score_mcq
 from tasks.records import Message, Parsed, Sample, Score
 
 MAX_TRIES = 1500
@@ -46,8 +46,9 @@ class Item:
     track_s: float = 0.0
 
 
-class GTRTask(GeneratedTask):
-    """Base of the GTR tasks: items alternate outdoor/indoor and cycle long/medium/short tiers."""
+class GTRBase(GeneratedTask[TargetT, ValueT]):
+    """Base of the GTR tasks (:class:`GTRTask`, :class:`ForecastTask`): items alternate outdoor/indoor and cycle
+    long/medium/short tiers."""
 
     family = "gtr"
     toolsets = ("network",)
@@ -59,10 +60,10 @@ class GTRTask(GeneratedTask):
     def build(self, rng: random.Random, net: CameraNetwork) -> Item | None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[TargetT]]:
         return [self._make(seed, i, size) for i in range(size)]
 
-    def _make(self, seed: int, index: int, size: int) -> Sample:
+    def _make(self, seed: int, index: int, size: int) -> Sample[TargetT]:
         kind: Kind = KINDS[index % 2]
         want: Tier = TIERS[(index // 2) % len(TIERS)]
         rng = random.Random(stable_seed(self.name, seed, index))
@@ -82,20 +83,22 @@ class GTRTask(GeneratedTask):
         return self._sample(rng, seed, index, size, *fallback)
 
     def _sample(self, rng: random.Random, seed: int, index: int, size: int, net: CameraNetwork, item: Item,
-                tier: Tier) -> Sample:
+                tier: Tier) -> Sample[TargetT]:
         order = list(range(len(item.options)))
         rng.shuffle(order)
         options = [item.options[i] for i in order]
         gold = order.index(0)
         choices = tuple(o.text for o in options)
         split = self.split_of(index)
+        # the gold keys the scorers read (ChoiceGold), then the item's own
+        target = cast(TargetT, {"index": gold, "letter": LETTERS[gold], "answer": choices[gold], **item.target})
         return Sample(
             id=self.sample_id(split, index),
             task=self.name,
             split=split,
             messages=(Message(role="system", content=SYSTEM_PROMPT),
                       Message(role="user", content=user_prompt(net, item.question, choices, self.instruction))),
-            target={"index": gold, "letter": LETTERS[gold], "answer": choices[gold], **item.target},
+            target=target,
             choices=choices,
             payload={"network_id": net.id, self.option_key: [o.data for o in options],
                      "option_kinds": [o.kind for o in options], **item.payload},
@@ -103,17 +106,21 @@ class GTRTask(GeneratedTask):
                   "track_m": round(item.track_m, 1), "track_s": round(item.track_s, 1), "seed": seed},
         )
 
+
+class GTRTask(GTRBase[ChoiceGold, ChoiceAnswer]):
+    """A GTR multiple-choice task: the option by letter, or by what ``free_parser`` reads."""
+
     def free_parser(self) -> FreeParser | None:
         return None
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[ChoiceGold]) -> Parsed[ChoiceAnswer]:
         return parse_option(text, sample, self.free_parser())
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[ChoiceAnswer], sample: Sample[ChoiceGold]) -> Score:
         return score_mcq(parsed, sample)
 
 
-class ForecastTask(GTRTask):
+class ForecastTask(GTRBase[ForecastGold, ForecastAnswer]):
     """A GTR prediction task in the paper's form: the options name cameras only; the model chooses one and
     states the in-view interval(s) itself. ``Score.correct`` is the camera choice (MCQ accuracy) and
     ``Score.value`` the ST-IoU (camera hit × temporal IoU); see :func:`tasks.gtr.scoring.score_forecast`."""
@@ -121,8 +128,8 @@ class ForecastTask(GTRTask):
     option_key = "option_cameras"
     instruction = FORECAST_INSTRUCTION
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[ForecastGold]) -> Parsed[ForecastAnswer]:
         return parse_forecast(text, sample)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[ForecastAnswer], sample: Sample[ForecastGold]) -> Score:
         return score_forecast(parsed, sample)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Any, TypedDict
 
 from tasks.answers import decide, distinct, extract, option_labels, option_texts
 from tasks.records import Parsed, Sample
@@ -31,7 +32,21 @@ _LEAD_LETTER = re.compile(
     r"^\s*(?:(?:the\s+)?(?:option|choice|answer)(?:\s+is)?\s*:?\s*)?[(\[]?([A-Z])[)\]]?\s*(?=$|[;.:,)\-]|\s+(?:C\d{3}|\[))")
 _ALTERNATIVE = re.compile(r"\b(?:or|either|maybe|perhaps|possibly)\b", re.IGNORECASE)
 
-FreeParser = Callable[[str, Sample], Parsed | None]
+FreeParser = Callable[[str, Sample], Parsed[int] | None]
+
+
+class ChoiceAnswer(TypedDict):
+    """A multiple-choice answer: the option's 0-based index."""
+
+    choice: int
+
+
+class ForecastAnswer(TypedDict):
+    """A prediction answer: the option chosen (None when the cameras written are no option's) and the segments
+    stated, ``[[camera, [from, to] or None], ...]``."""
+
+    choice: int | None
+    segments: list[list[Any]]
 """Reads an answer segment that names no option by letter or text (camera ids, an interval): the parse, or
 None when the segment holds nothing of that kind."""
 
@@ -59,12 +74,14 @@ def free_segments(segment: str) -> list[tuple[str, tuple[float, float] | None]]:
     return [seg for _, seg in sorted(out, key=lambda t: t[0])]
 
 
-def _choice(parsed: Parsed) -> Parsed:
+def _choice(parsed: Parsed[int]) -> Parsed[ChoiceAnswer]:
     """An option index parse as the GTR value ``{"choice": index}``."""
-    return parsed.model_copy(update={"value": {"choice": parsed.value}}) if parsed.ok else parsed
+    if not parsed.ok:
+        return parsed.no_answer()
+    return Parsed(raw=parsed.raw, ok=True, value=ChoiceAnswer(choice=parsed.answer), reason=parsed.reason)
 
 
-def find_option(segment: str, sample: Sample, free: FreeParser | None = None) -> Parsed:
+def find_option(segment: str, sample: Sample, free: FreeParser | None = None) -> Parsed[int]:
     """The one option an answer segment names (value: its index): by letter, by its cameras or interval
     (``free``), or else by its text. Several options named, or a letter whose segment also gives cameras or an
     interval of no option or of another option, are hedged."""
@@ -74,14 +91,14 @@ def find_option(segment: str, sample: Sample, free: FreeParser | None = None) ->
     if by_free is not None and by_free.status == "hedged":
         return by_free
     if by_free is not None:
-        named = labels + ([by_free.value] if by_free.ok else [])
+        named = labels + ([by_free.answer] if by_free.ok else [])
         if labels and not by_free.ok:
             return Parsed.hedged(segment, f"the letter and the rest of the answer disagree: {segment[:80]!r}")
         return decide(segment, named, what="option") if named else by_free
     return decide(segment, labels + option_texts(segment, [[c] for c in choices]), what="option")
 
 
-def parse_option(text: str, sample: Sample, free: FreeParser | None = None) -> Parsed:
+def parse_option(text: str, sample: Sample, free: FreeParser | None = None) -> Parsed[ChoiceAnswer]:
     """Parse an answer to a GTR multiple-choice item (value ``{"choice": index}``); ``free`` reads answers
     that give the option's cameras or interval instead of its letter."""
     return _choice(extract(text, lambda seg: find_option(seg, sample, free), prompt=sample.prompt))
@@ -103,7 +120,7 @@ def by_camera_ids(key: str = "option_cameras", strip_ends: Sequence[str] = ()) -
                 trimmed = trimmed[:-1]
         return [i for i, o in enumerate(options) if o in (ids, trimmed)]
 
-    def parse(segment: str, sample: Sample) -> Parsed | None:
+    def parse(segment: str, sample: Sample) -> Parsed[int] | None:
         ids = camera_ids(segment)
         if not ids:
             return None
@@ -123,12 +140,12 @@ def by_interval(key: str = "option_intervals", tolerance_s: float = 0.05) -> Fre
     """A free parser picking the option whose interval (``payload[key][i]``) the answer writes (±``tolerance_s``);
     two different intervals are hedged, an interval of no option is unparsed."""
 
-    def parse(segment: str, sample: Sample) -> Parsed | None:
+    def parse(segment: str, sample: Sample) -> Parsed[int] | None:
         found = intervals(segment)
         if not found:
             return None
-        if len(distinct(found)) > 1:
-            return decide(segment, found, what="interval")
+        if len(distinct(found)) > 1:  # several different intervals: a hedge
+            return decide(segment, found, what="interval").no_answer()
         lo, hi = found[0]
         hits = [i for i, (s, e) in enumerate(sample.payload[key])
                 if abs(s - lo) <= tolerance_s and abs(e - hi) <= tolerance_s]
@@ -139,7 +156,7 @@ def by_interval(key: str = "option_intervals", tolerance_s: float = 0.05) -> Fre
     return parse
 
 
-def find_forecast(segment: str, sample: Sample) -> Parsed:
+def find_forecast(segment: str, sample: Sample) -> Parsed[ForecastAnswer]:
     """A prediction answer: value ``{"choice": index or None, "segments": [[camera, [from, to] or None], ...]}``.
 
     With a letter, the segments are the option's cameras in order, each with the interval written beside it
@@ -165,17 +182,17 @@ def find_forecast(segment: str, sample: Sample) -> Parsed:
             by_cam.setdefault(c, set()).add(iv)
     if any(len(v) > 1 for v in by_cam.values()):
         return Parsed.hedged(segment, f"a camera with two different intervals: {segment[:80]!r}")
-    if letter is not None:
+    if letter is not None and lead is not None:
         want = options[letter]
         if any(c not in want for c in cams):
-            return Parsed.hedged(segment, f"option {lead.group(1)} and other cameras: {segment[:80]!r}")  # type: ignore[union-attr]
+            return Parsed.hedged(segment, f"option {lead.group(1)} and other cameras: {segment[:80]!r}")
         if cams:
             pred = [[c, list(next(iter(by_cam[c])))] if c in by_cam else [c, None] for c in want]
         else:
             if len(found) > len(want):
                 return Parsed.hedged(segment, f"more intervals than the option's cameras: {segment[:80]!r}")
             pred = [[c, list(found[i]) if i < len(found) else None] for i, c in enumerate(want)]
-        return Parsed.success(segment, {"choice": letter, "segments": pred})
+        return Parsed.success(segment, ForecastAnswer(choice=letter, segments=pred))
     if not cams:
         return Parsed.failure(segment, f"no option letter or camera id in the answer: {segment[:80]!r}")
     if all(len(o) == 1 for o in options) and len(set(cams)) > 1:
@@ -183,10 +200,10 @@ def find_forecast(segment: str, sample: Sample) -> Parsed:
     segs = distinct(segs)  # the same camera and interval written twice is one segment
     cams = [c for c, _ in segs]
     hits = [i for i, o in enumerate(options) if o == cams]
-    return Parsed.success(segment, {"choice": hits[0] if hits else None,
-                                    "segments": [[c, list(iv) if iv else None] for c, iv in segs]})
+    return Parsed.success(segment, ForecastAnswer(choice=hits[0] if hits else None,
+                                                  segments=[[c, list(iv) if iv else None] for c, iv in segs]))
 
 
-def parse_forecast(text: str, sample: Sample) -> Parsed:
+def parse_forecast(text: str, sample: Sample) -> Parsed[ForecastAnswer]:
     """Parse an answer to a GTR prediction item (see :func:`find_forecast`)."""
     return extract(text, lambda seg: find_forecast(seg, sample), prompt=sample.prompt)

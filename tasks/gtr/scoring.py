@@ -11,11 +11,28 @@ averaged over ``max(len(pred), len(gold))`` segments, so missing and extra segme
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, TypedDict
 
+from tasks.gtr.parsing import ChoiceAnswer, ForecastAnswer
 from tasks.gtr.prompts import LETTERS
 from tasks.records import Parsed, Sample, Score
 
 Segment = tuple[str, tuple[float, float] | None]
+
+
+class ChoiceGold(TypedDict):
+    """What the scorers read of a GTR gold: the gold option's index, letter and text (each task adds keys)."""
+
+    index: int
+    letter: str
+    answer: str
+
+
+class ForecastGold(ChoiceGold):
+    """A prediction gold: also the true segments, ``[[camera, [from, to]], ...]``, and cameras."""
+
+    segments: list[list[Any]]
+    cameras: list[str]
 
 
 def interval_iou(a: Sequence[float], b: Sequence[float]) -> float:
@@ -64,7 +81,7 @@ def as_segments(raw: Sequence[Sequence[object]]) -> list[Segment]:
     return out
 
 
-def score_mcq(parsed: Parsed, sample: Sample) -> Score:
+def score_mcq(parsed: Parsed[ChoiceAnswer], sample: Sample[ChoiceGold]) -> Score:
     """Accuracy: the parsed option index against the gold index."""
     gold = int(sample.target["index"])
     if not parsed.ok:
@@ -74,7 +91,7 @@ def score_mcq(parsed: Parsed, sample: Sample) -> Score:
     return Score(correct=ok, value=1.0 if ok else 0.0, explanation=f"answer {LETTERS[choice]}, gold {LETTERS[gold]}")
 
 
-def score_forecast(parsed: Parsed, sample: Sample) -> Score:
+def score_forecast(parsed: Parsed[ForecastAnswer], sample: Sample[ForecastGold]) -> Score:
     """A prediction answer scored both ways (GTR-Bench Table 3):
 
     - ``Score.correct`` is the camera choice (MCQ accuracy): the chosen option, by letter or by naming exactly
