@@ -10,6 +10,7 @@ from geocore.polygons import PlanarRegion
 from geocore.trajectories import TrajectoryStats
 from tasks import gpsbench
 from tasks.geotemp.extract import TimeAnswer
+from tasks.geotemp.probe import ProbeTarget
 from tasks.gpsbench import regions
 from tasks.gpsbench.boundary_analysis import ContinentsTarget
 from tasks.gpsbench.distance import DistanceTarget
@@ -54,6 +55,7 @@ RouteTarget.on_route
 RouteTarget.detour_pct
 ForecastAnswer.segments
 ForecastGold.segments
+ProbeTarget.offset_minutes
 
 # A parameter its caller passes by name: LangChain calls _generate(..., run_manager=...).
 ScriptedChatModel._generate.run_manager

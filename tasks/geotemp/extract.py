@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -214,7 +214,7 @@ class Extraction:
         if self.answer is not None:
             object.__setattr__(self, "status", "answered")
 
-    def parsed(self, raw: str) -> Parsed:
+    def parsed(self, raw: str) -> Parsed[dict[str, Any]]:
         """The task-level parse of this extraction (value: the answer's JSON form)."""
         if self.answer is not None:
             return Parsed.success(raw, self.answer.model_dump())

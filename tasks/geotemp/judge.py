@@ -10,7 +10,7 @@ An answer with no day information is judged on its time alone.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, TypedDict
 
 from tasks.geotemp.extract import TimeAnswer
 from tasks.records import Parsed, Score
@@ -44,12 +44,18 @@ def day_verdict(answer: TimeAnswer, gold: date, start: date) -> tuple[bool | Non
     return None, "no day stated", None
 
 
-def judge_time(parsed: Parsed, target: dict[str, Any], start: str) -> Score:
+class DatetimeGold(TypedDict):
+    """What :func:`judge_time` reads of a gold: the local target time, ``2023-06-19T10:34``."""
+
+    datetime: str
+
+
+def judge_time(parsed: Parsed[dict[str, Any]], target: DatetimeGold, start: str) -> Score:
     """Score a parsed time answer. ``error`` is in minutes: from the full datetime when the answer fixes a
     day, else the clock difference around the dial (at most 720)."""
     if not parsed.ok:
         return Score.unanswered(parsed, error_unit="minutes")
-    answer = parsed.value if isinstance(parsed.value, TimeAnswer) else TimeAnswer.model_validate(parsed.value)
+    answer = TimeAnswer.model_validate(parsed.answer)
     gold = datetime.fromisoformat(target["datetime"])
     start_date = datetime.fromisoformat(start).date()
     time_ok = (answer.hour, answer.minute) == (gold.hour, gold.minute)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 from datetime import datetime, timedelta
+from typing import TypedDict
 
 from geocore.timecalc import offsets_in_year
 from geocore.timezones import format_utc_offset, get_zone
@@ -64,8 +65,16 @@ def _has_offset(text: str) -> bool:
     return bool(found or bad)
 
 
+class ProbeTarget(TypedDict):
+    """The UTC offsets a zone has in the year (``UTC+1``, ...; in minutes too) and the zone."""
+
+    offsets: list[str]
+    offset_minutes: list[int]
+    zone: str
+
+
 @register_task("geotemp.tz_probe")
-class TimeZoneProbeTask(GeneratedTask):
+class TimeZoneProbeTask(GeneratedTask[ProbeTarget, int]):
     """The UTC offset of a location's time zone (knowledge probe, no time arithmetic)."""
 
     family = "geotemp"
@@ -79,12 +88,12 @@ class TimeZoneProbeTask(GeneratedTask):
             raise ValueError(f"year must be an integer from 1970 to 2099, got {year!r}")
         self.year = year
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[ProbeTarget]]:
         locs = locations()
         if not 1 <= size <= len(locs):
             raise ValueError(f"size must be within [1, {len(locs)}] (one item per location), got {size}")
         rng = random.Random(stable_seed(self.name, self.year, seed))
-        out = []
+        out: list[Sample[ProbeTarget]] = []
         for i, index in enumerate(rng.sample(range(len(locs)), size)):
             loc = locs[index]
             offsets = offsets_in_year(loc.zone, self.year)
@@ -104,7 +113,7 @@ class TimeZoneProbeTask(GeneratedTask):
             ))
         return out
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[ProbeTarget]) -> Parsed[int]:
         """The offset on the FINAL ANSWER line; without one, the offset written after ``City:``, else the
         offsets of the last line that writes one. Several different offsets are hedged ("UTC+1 (UTC+2 in
         summer)"), an offset out of range (``UTC+15``) is unparsed, and so are the placeholders ``UTC±X`` and
@@ -137,7 +146,7 @@ class TimeZoneProbeTask(GeneratedTask):
             return Parsed.failure(text, f"no UTC offset in the answer: {segment.strip()[:80]!r}")
         return Parsed.success(text, distinct[0])
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[int], sample: Sample[ProbeTarget]) -> Score:
         gold = [int(m) for m in sample.target["offset_minutes"]]
         if not parsed.ok:
             return Score.unanswered(parsed, error_unit="hours")

@@ -24,7 +24,7 @@ from geocore.timecalc import is_dst
 from geocore.timezones import AmbiguousTimeError, NonexistentTimeError, format_utc_offset, get_zone, localize
 from tasks.base import GeneratedTask, stable_seed
 from tasks.geotemp.extract import extract_time_answer
-from tasks.geotemp.judge import judge_time
+from tasks.geotemp.judge import DatetimeGold, judge_time
 from tasks.geotemp.locations import Location, pair, pair_count
 from tasks.geotemp.styles import ALL_STYLES, all_styles_generate, all_styles_samples
 from tasks.geotemp.templates import STYLES, TIME_SYSTEM_PROMPT, clock, time_prompt, weekday_name
@@ -65,7 +65,25 @@ def iso_minute(dt: datetime) -> str:
     return f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}"
 
 
-def gold_target(target: datetime, start: datetime) -> dict[str, Any]:
+class TimeGold(DatetimeGold):
+    """The gold of a time question (besides ``datetime``): its time, clock, date and weekday, the day shift from
+    the start date and the zone's offset then."""
+
+    time: str
+    clock: str
+    date: str
+    weekday: str
+    day_shift: int
+    utc_offset: str
+
+
+class TimeTarget(TimeGold):
+    """A time question's gold and the IANA zone of the place asked about."""
+
+    zone: str
+
+
+def gold_target(target: datetime, start: datetime) -> TimeGold:
     """The typed gold of a time question: the local target time, its date and weekday, its day shift from the
     start date, and the zone's offset then."""
     stamp = iso_minute(target)
@@ -88,7 +106,7 @@ def asked_place(payload: dict[str, Any]) -> str | None:
     return f"{loc['city']}, {loc['country']}"
 
 
-class GeoTempTimeTask(GeneratedTask):
+class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
     """Shared generator, parser and scorer of the four time templates."""
 
     family = "geotemp"
@@ -134,19 +152,19 @@ class GeoTempTimeTask(GeneratedTask):
             hours = rng.randint(MIN_HOURS, MAX_HOURS) if self.uses_hours else None
             yield i, l1, l2, start, hours
 
-    def generate(self, seed: int, size: int) -> list[Sample]:
+    def generate(self, seed: int, size: int) -> list[Sample[TimeTarget]]:
         if self.all_styles:
             return all_styles_generate(self, seed, size)
         return [self.sample_of(i, size, l1, l2, start, hours, self.styles[i % len(self.styles)])
                 for i, l1, l2, start, hours in self.items(seed, size)]
 
-    def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample]:
+    def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample[TimeTarget]]:
         if self.all_styles:
             return all_styles_samples(self, split, limit, seed)
         return super().samples(split=split, limit=limit, seed=seed)
 
     def sample_of(self, i: int, size: int, l1: Location, l2: Location, start: datetime, hours: int | None,
-                  style: str) -> Sample:
+                  style: str) -> Sample[TimeTarget]:
         """Item ``i`` in one instruction style."""
         target_place = l2 if self.uses_l2 else l1
         tz = get_zone(target_place.zone)
@@ -192,7 +210,7 @@ class GeoTempTimeTask(GeneratedTask):
             },
         )
 
-    def parse(self, text: str, sample: Sample) -> Parsed:
+    def parse(self, text: str, sample: Sample[TimeTarget]) -> Parsed[dict[str, Any]]:
         """The time (and any date, weekday or relative day beside it) the reply gives as its answer: the
         FINAL ANSWER line when it holds a time, else the concluding time of the free text; several candidate
         times are hedged (``tasks.geotemp.extract``)."""
@@ -200,7 +218,7 @@ class GeoTempTimeTask(GeneratedTask):
                                     place=asked_place(sample.payload))
         return found.parsed(text)
 
-    def score(self, parsed: Parsed, sample: Sample) -> Score:
+    def score(self, parsed: Parsed[dict[str, Any]], sample: Sample[TimeTarget]) -> Score:
         return judge_time(parsed, sample.target, sample.payload["start"])
 
 
