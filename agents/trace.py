@@ -59,6 +59,32 @@ TraceEvent = Annotated[ModelCallEvent | ToolCallEvent, Field(discriminator="kind
 """One model call or tool call; enough for a viewer to draw a timeline."""
 
 
+class TraceUsage(BaseModel):
+    """What a trace used, summed once: tokens, model calls, executed tool calls (repeats and skipped calls
+    excluded), tool errors, retried attempts and cache hits."""
+
+    model_config = ConfigDict(frozen=True)
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    model_calls: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    retries: int = 0
+    cache_hits: int = 0
+
+    @classmethod
+    def of(cls, trace: list[TraceEvent]) -> TraceUsage:
+        models = [e for e in trace if isinstance(e, ModelCallEvent)]
+        tools = [e for e in trace if isinstance(e, ToolCallEvent)]
+        return cls(input_tokens=sum(e.input_tokens for e in models), output_tokens=sum(e.output_tokens for e in models),
+                   cached_tokens=sum(e.cached_tokens for e in models), model_calls=len(models),
+                   tool_calls=sum(1 for e in tools if e.status in ("ok", "error")),
+                   tool_errors=sum(1 for e in tools if e.status == "error"),
+                   retries=sum(e.retries for e in models), cache_hits=sum(1 for e in models if e.cache_hit))
+
+
 class AgentResult(BaseModel):
     """What an agent returns for one sample: its final text, its trace and its accounting."""
 
@@ -76,15 +102,7 @@ class AgentResult(BaseModel):
 
     @classmethod
     def from_trace(cls, final_text: str, trace: list[TraceEvent], latency_s: float, **kw: Any) -> AgentResult:
-        models = [e for e in trace if isinstance(e, ModelCallEvent)]
-        return cls(
-            final_text=final_text,
-            trace=trace,
-            input_tokens=sum(e.input_tokens for e in models),
-            output_tokens=sum(e.output_tokens for e in models),
-            cached_tokens=sum(e.cached_tokens for e in models),
-            latency_s=latency_s,
-            steps=len(models),
-            tool_calls=sum(1 for e in trace if isinstance(e, ToolCallEvent) and e.status in ("ok", "error")),
-            **kw,
-        )
+        usage = TraceUsage.of(trace)
+        return cls(final_text=final_text, trace=trace, input_tokens=usage.input_tokens,
+                   output_tokens=usage.output_tokens, cached_tokens=usage.cached_tokens, latency_s=latency_s,
+                   steps=usage.model_calls, tool_calls=usage.tool_calls, **kw)

@@ -18,14 +18,14 @@ import asyncio
 import traceback
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 
 from agents.model_call import AgentError, ModelCaller, RetryPolicy, describe
 from agents.secrets import redact
 from agents.tool_agent import AgentLimits
-from agents.trace import AgentResult, TraceEvent
+from agents.trace import AgentResult, TraceEvent, TraceUsage
 from evals.conditions import AnswerContext, Condition, NotApplicable
 from evals.pricing import PriceTable
 from evals.records import RunSpec, SampleResult
@@ -95,19 +95,8 @@ def _cost(trace: list[TraceEvent], model: str, prices: PriceTable | None) -> flo
     return total
 
 
-def _accounting(trace: list[TraceEvent], spec: RunSpec, prices: PriceTable | None) -> dict[str, object]:
-    models = [e for e in trace if e.kind == "model_call"]
-    return {
-        "input_tokens": sum(e.input_tokens for e in models),
-        "output_tokens": sum(e.output_tokens for e in models),
-        "cached_tokens": sum(e.cached_tokens for e in models),
-        "model_calls": len(models),
-        "tool_calls": sum(1 for e in trace if e.kind == "tool_call" and e.status in ("ok", "error")),
-        "tool_errors": sum(1 for e in trace if e.kind == "tool_call" and e.status == "error"),
-        "retries": sum(e.retries for e in models),
-        "cache_hits": sum(1 for e in models if e.cache_hit),
-        "cost_usd": _cost(trace, spec.model, prices),
-    }
+def _accounting(trace: list[TraceEvent], spec: RunSpec, prices: PriceTable | None) -> dict[str, Any]:
+    return {**TraceUsage.of(trace).model_dump(), "cost_usd": _cost(trace, spec.model, prices)}
 
 
 def _failed(run_id: str, spec: RunSpec, sample: Sample, cond: Condition, epoch: int, detail: str,
@@ -116,7 +105,7 @@ def _failed(run_id: str, spec: RunSpec, sample: Sample, cond: Condition, epoch: 
         run_id=run_id, sample_id=sample.id, task=sample.task, condition=cond.name, epoch=epoch, model=spec.model,
         status="error", error=detail, meta=dict(sample.meta), trace=trace, attempts=attempts, latency_s=latency_s,
         score=Score(correct=False, value=0.0, explanation=f"sample failed: {detail[:200]}"),
-        **_accounting(trace, spec, prices),  # type: ignore[arg-type]
+        **_accounting(trace, spec, prices),
     )
 
 
@@ -169,7 +158,7 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
         run_id=run_id, sample_id=sample.id, task=sample.task, condition=cond.name, epoch=epoch, model=spec.model,
         final_text=res.final_text, parsed=parsed, score=score, trace=res.trace, latency_s=res.latency_s,
         stop_reason=res.stop_reason, meta=meta, attempts=attempts,
-        **_accounting(res.trace, spec, prices),  # type: ignore[arg-type]
+        **_accounting(res.trace, spec, prices),
     )
 
 
