@@ -324,26 +324,39 @@ def polygon_relation(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]])
     return "overlaps"
 
 
-_Exact = tuple[Fraction, Fraction]
+_Pt = tuple[float, float]
+_ORIENT_ERROR = (3.0 + 16.0 * 2.0**-53) * 2.0**-53
+"""Shewchuk's relative error bound of the float orientation determinant (ccwerrboundA)."""
+_ORIENT_TINY = 1e-280
+"""Below this the float products may have underflowed: the rational fallback decides."""
 
 
-def _exact(p: Sequence[float], name: str) -> _Exact:
+def _point(p: Sequence[float], name: str) -> _Pt:
     if p is None or len(p) != 2:
         raise ValueError(f"{name} must be a (lat, lon) pair, got {p!r}")
-    return (Fraction(check.lat(p[0], f"{name}.lat")), Fraction(check.lon(p[1], f"{name}.lon")))
+    return (check.lat(p[0], f"{name}.lat"), check.lon(p[1], f"{name}.lon"))
 
 
-def _orient(a: _Exact, b: _Exact, c: _Exact) -> int:
-    cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+def _orient(a: _Pt, b: _Pt, c: _Pt) -> int:
+    """The exact sign of the turn a -> b -> c: the float determinant when it clears Shewchuk's error bound
+    (orient2d's filter), rational arithmetic otherwise."""
+    left = (b[0] - a[0]) * (c[1] - a[1])
+    right = (b[1] - a[1]) * (c[0] - a[0])
+    det = left - right
+    bound = _ORIENT_ERROR * (abs(left) + abs(right))
+    if bound > _ORIENT_TINY and abs(det) > bound:
+        return 1 if det > 0 else -1
+    (ax, ay), (bx, by), (cx, cy) = (tuple(map(Fraction, p)) for p in (a, b, c))
+    cross = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
     return (cross > 0) - (cross < 0)
 
 
-def _on_segment(a: _Exact, b: _Exact, c: _Exact) -> bool:
-    """c (collinear with a-b) lies within the segment's bounding box."""
+def _on_segment(a: _Pt, b: _Pt, c: _Pt) -> bool:
+    """c (collinear with a-b) lies within the segment's bounding box (float comparisons are exact)."""
     return min(a[0], b[0]) <= c[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= c[1] <= max(a[1], b[1])
 
 
-def _intersect(p1: _Exact, p2: _Exact, q1: _Exact, q2: _Exact) -> bool:
+def _intersect(p1: _Pt, p2: _Pt, q1: _Pt, q2: _Pt) -> bool:
     o1, o2, o3, o4 = _orient(p1, p2, q1), _orient(p1, p2, q2), _orient(q1, q2, p1), _orient(q1, q2, p2)
     if o1 * o2 < 0 and o3 * o4 < 0:
         return True
@@ -360,9 +373,10 @@ def segments_intersect(
 ) -> bool:
     """Whether segments p1-p2 and q1-q2 ((lat, lon) pairs, planar) share a point; touching counts.
 
-    Exact (rational) arithmetic, so endpoint contacts and collinear overlaps are decided without rounding.
+    Exact predicates (a float filter, rational arithmetic where it cannot decide), so endpoint contacts and
+    collinear overlaps are decided without rounding.
     """
-    return _intersect(_exact(p1, "p1"), _exact(p2, "p2"), _exact(q1, "q1"), _exact(q2, "q2"))
+    return _intersect(_point(p1, "p1"), _point(p2, "p2"), _point(q1, "q1"), _point(q2, "q2"))
 
 
 def segment_intersection(
@@ -372,9 +386,10 @@ def segment_intersection(
 
     For collinear overlapping segments, the shared point nearest to p1 is returned.
     """
-    a1, a2, b1, b2 = _exact(p1, "p1"), _exact(p2, "p2"), _exact(q1, "q1"), _exact(q2, "q2")
-    if not _intersect(a1, a2, b1, b2):
+    pts = _point(p1, "p1"), _point(p2, "p2"), _point(q1, "q1"), _point(q2, "q2")
+    if not _intersect(*pts):
         return None
+    a1, a2, b1, b2 = ((Fraction(p[0]), Fraction(p[1])) for p in pts)
     r = (a2[0] - a1[0], a2[1] - a1[1])
     s = (b2[0] - b1[0], b2[1] - b1[1])
     denom = r[0] * s[1] - r[1] * s[0]

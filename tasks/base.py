@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
+from collections.abc import Hashable
 from functools import lru_cache
-from typing import ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from tasks.records import SPLITS, Parsed, Sample, Score, Split
 
@@ -107,3 +109,35 @@ def stable_seed(*parts: object) -> int:
     """A seed derived from parts, stable across processes (unlike ``hash``)."""
     digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+class SharedItems:
+    """Drawn items shared by a task and its variants in this process, so a suite running ``stbench.x`` and
+    ``stbench.x.completion`` draws each item once.
+
+    One entry per stream (e.g. ``(item_key, seed)``): a dict the task fills, index -> item. Memory-bounded by
+    streams: at most ``streams`` entries are kept, the least recently used dropped first, so the cache holds the
+    items of at most that many (task, seed) pairs (at paper size, 2 × 12,500 STBench items at most).
+    """
+
+    def __init__(self, streams: int = 2) -> None:
+        self.streams = streams
+        self._entries: OrderedDict[Hashable, dict[int, Any]] = OrderedDict()
+
+    def stream(self, key: Hashable) -> dict[int, Any]:
+        """The items of stream ``key`` drawn so far (index -> item); the caller adds the ones it draws."""
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = self._entries[key] = {}
+            while len(self._entries) > self.streams:
+                self._entries.popitem(last=False)
+        else:
+            self._entries.move_to_end(key)
+        return entry
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+
+SHARED_ITEMS = SharedItems()
+"""The process's item cache (:class:`SharedItems`)."""

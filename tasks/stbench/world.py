@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from shapely.geometry import Polygon
+import numpy as np
+import shapely
 
 from geocore.gazetteer import City, cities
 from geocore.regions import LocalFrame
@@ -208,26 +209,33 @@ def city_blocks(rng: random.Random, rows: int = 4, cols: int = 4) -> Blocks:
             u = (j - cols / 2) * su + rng.uniform(-jit, jit)
             v = (i - rows / 2) * sv + rng.uniform(-jit, jit)
             nodes[(i, j)] = (u * math.cos(angle) - v * math.sin(angle), u * math.sin(angle) + v * math.cos(angle))
-    polys: dict[tuple[int, int], list[XY]] = {}
-    for i in range(rows):
-        for j in range(cols):
-            cell = Polygon([nodes[(i, j)], nodes[(i, j + 1)], nodes[(i + 1, j + 1)], nodes[(i + 1, j)]])
-            inner = cell.buffer(-half, join_style="mitre")
-            if inner.is_empty or inner.geom_type != "Polygon":
-                continue
-            ring = list(inner.exterior.coords)[:-1]
-            if inner.exterior.is_ccw is False:
-                ring.reverse()
-            out: list[XY] = []
-            for a, b in zip(ring, ring[1:] + ring[:1], strict=True):
-                out.append(a)
-                if rng.random() < 0.5:
-                    length = math.dist(a, b)
-                    nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length  # left normal (outward is right)
-                    f, push = rng.uniform(0.3, 0.7), rng.uniform(-half / 3, half / 3)
-                    out.append((a[0] + f * (b[0] - a[0]) + push * nx, a[1] + f * (b[1] - a[1]) + push * ny))
-            if Polygon(out).is_valid:
-                polys[(i, j)] = out
+    keys = [(i, j) for i in range(rows) for j in range(cols)]
+    cells = shapely.polygons(np.array([[nodes[(i, j)], nodes[(i, j + 1)], nodes[(i + 1, j + 1)], nodes[(i + 1, j)]]
+                                       for i, j in keys]))
+    inners = shapely.buffer(cells, -half, join_style="mitre")  # one GEOS call for all cells; no draws depend on it
+    drawn: dict[tuple[int, int], list[XY]] = {}
+    for key, inner in zip(keys, inners, strict=True):
+        if inner.is_empty or inner.geom_type != "Polygon":
+            continue
+        exterior = shapely.get_exterior_ring(inner)
+        ring: list[XY] = [(x, y) for x, y in shapely.get_coordinates(exterior).tolist()[:-1]]
+        if not shapely.is_ccw(exterior):
+            ring.reverse()
+        out: list[XY] = []
+        for a, b in zip(ring, ring[1:] + ring[:1], strict=True):
+            out.append(a)
+            if rng.random() < 0.5:
+                length = math.dist(a, b)
+                nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length  # left normal (outward is right)
+                f, push = rng.uniform(0.3, 0.7), rng.uniform(-half / 3, half / 3)
+                out.append((a[0] + f * (b[0] - a[0]) + push * nx, a[1] + f * (b[1] - a[1]) + push * ny))
+        drawn[key] = out
+    if not drawn:
+        return Blocks(frame, {}, 2 * half)
+    rings = shapely.linearrings(np.concatenate([np.array(v) for v in drawn.values()]),
+                                indices=np.repeat(np.arange(len(drawn)), [len(v) for v in drawn.values()]))
+    valid = shapely.is_valid(shapely.polygons(rings))
+    polys = {key: out for (key, out), ok in zip(drawn.items(), valid, strict=True) if ok}
     return Blocks(frame, polys, 2 * half)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -285,6 +286,39 @@ def test_segments_agree_with_shapely(p1: tuple, p2: tuple, q1: tuple, q2: tuple)
         assert hit == a.intersects(b)
         if point is not None and min(a.length, b.length) > 1e-6:  # GEOS distance breaks down on tiny segments
             assert a.distance(Point(point[::-1])) < 1e-9 and b.distance(Point(point[::-1])) < 1e-9
+
+
+def _rational_hit(p1: tuple, p2: tuple, q1: tuple, q2: tuple) -> bool:
+    """Reference: the segment test in rational arithmetic throughout."""
+    p1, p2, q1, q2 = ((Fraction(a), Fraction(b)) for a, b in (p1, p2, q1, q2))
+
+    def orient(a: tuple, b: tuple, c: tuple) -> int:
+        cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+        return (cross > 0) - (cross < 0)
+
+    def within(a: tuple, b: tuple, c: tuple) -> bool:
+        return min(a[0], b[0]) <= c[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= c[1] <= max(a[1], b[1])
+
+    o = orient(p1, p2, q1), orient(p1, p2, q2), orient(q1, q2, p1), orient(q1, q2, p2)
+    return (o[0] * o[1] < 0 and o[2] * o[3] < 0) or any(
+        k == 0 and within(a, b, c)
+        for k, (a, b, c) in zip(o, ((p1, p2, q1), (p1, p2, q2), (q1, q2, p1), (q1, q2, p2)), strict=True))
+
+
+@settings(max_examples=1000, derandomize=True)
+@given(coords, coords, st.floats(0, 1), st.integers(-3, 3), st.integers(-3, 3), coords)
+def test_segments_exact_on_near_collinear_points(p1: tuple, p2: tuple, t: float, dx: int, dy: int,
+                                                 q2: tuple) -> None:
+    """q1 within a few ulps of the line p1-p2, where a float determinant alone gets the sign wrong."""
+    x, y = p1[0] + t * (p2[0] - p1[0]), p1[1] + t * (p2[1] - p1[1])
+    for _ in range(abs(dx)):
+        x = math.nextafter(x, math.copysign(math.inf, dx))
+    for _ in range(abs(dy)):
+        y = math.nextafter(y, math.copysign(math.inf, dy))
+    q1 = (x, y)
+    assert segments_intersect(p1, p2, q1, q2) == _rational_hit(p1, p2, q1, q2)
+    assert segments_intersect(p1, p2, q1, q1) == _rational_hit(p1, p2, q1, q1)
+
 
 
 # ----------------------------------------------------------------------------- validation

@@ -1,0 +1,62 @@
+"""Items drawn once per process: a ``.completion`` twin reuses its base's items, ``--limit`` draws only what it
+returns, and the shared cache is bounded."""
+
+from __future__ import annotations
+
+import pytest
+
+from tasks import get_task
+from tasks.base import SHARED_ITEMS, SharedItems
+from tasks.stbench.common import STBenchTask
+
+TASKS = ["stbench.trajectory_region", "stbench.trajectory_trajectory", "stbench.point_region"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    SHARED_ITEMS.clear()
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_limited_run_is_the_head_of_the_full_run(name: str) -> None:
+    task = get_task(name, size=200)
+    limited = task.samples(split="test", limit=7)
+    SHARED_ITEMS.clear()  # the full run draws its own items, not the limited run's
+    full = task.samples(split="test")
+    assert len(limited) == 7 and len(full) == 60
+    assert [s.model_dump_json() for s in limited] == [s.model_dump_json() for s in full[:7]]
+
+
+def test_limited_run_at_paper_size_draws_only_what_it_returns(monkeypatch: pytest.MonkeyPatch) -> None:
+    task = get_task("stbench.trajectory_region", size=None)
+    task.size = task.paper_size
+    drawn: list[int] = []
+    make = type(task).make
+    monkeypatch.setattr(type(task), "make", lambda self, rng, i: drawn.append(i) or make(self, rng, i))
+    out = task.samples(split="test", limit=5)
+    assert len(out) == 5 and sorted(drawn) == sorted(int(s.id.rsplit("/", 1)[1]) for s in out)
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_completion_twin_reuses_the_base_items(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    twin = f"{name}.completion"
+    SHARED_ITEMS.clear()
+    expected = [s.model_dump_json() for s in get_task(twin, size=50).samples(split="dev")]
+    SHARED_ITEMS.clear()
+    get_task(name, size=50).samples(split="dev")
+
+    def no_draw(self: STBenchTask, rng: object, index: int) -> None:
+        raise AssertionError(f"{self.name} redrew item {index}")
+
+    monkeypatch.setattr(type(get_task(twin)), "make", no_draw)
+    assert [s.model_dump_json() for s in get_task(twin, size=50).samples(split="dev")] == expected
+
+
+def test_cache_keeps_the_most_recent_streams_only() -> None:
+    cache = SharedItems(streams=2)
+    cache.stream("a")[0] = "item a0"
+    cache.stream("b")[0] = "item b0"
+    assert cache.stream("a") == {0: "item a0"}  # a used again: b is now the oldest
+    cache.stream("c")[0] = "item c0"
+    assert cache.stream("a") == {0: "item a0"} and cache.stream("c") == {0: "item c0"}
+    assert cache.stream("b") == {}  # evicted
