@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterator
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -14,6 +14,7 @@ TargetT = TypeVar("TargetT")
 """A generated task's gold type."""
 ValueT = TypeVar("ValueT")
 """A generated task's parsed-answer type."""
+T = TypeVar("T")
 
 
 @runtime_checkable
@@ -111,24 +112,46 @@ def stable_seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+class Stream(dict[int, Any]):
+    """The items of one stream drawn so far (index -> item) and, for a generator that draws items in sequence,
+    its running source."""
+
+    source: Iterator[Any] | None = None
+
+    def replay(self, source: Callable[[], Iterator[T]]) -> Iterator[T]:
+        """Items 0, 1, ... in order: those drawn already, then the next ones from ``source()`` (started once and
+        shared with every later replay of this stream) as they are asked for, so a limited run draws a prefix."""
+        if self.source is None:
+            self.source = source()
+        i = 0
+        while True:
+            if i not in self:
+                try:
+                    self[i] = next(self.source)
+                except StopIteration:
+                    return
+            yield self[i]
+            i += 1
+
+
 class SharedItems:
     """Drawn items shared by a task and its variants in this process, so a suite running ``stbench.x`` and
-    ``stbench.x.completion`` draws each item once.
+    ``stbench.x.completion`` (or ``geotemp.x`` and ``geotemp.x.styles``) draws each item once.
 
-    One entry per stream (e.g. ``(item_key, seed)``): a dict the task fills, index -> item. Memory-bounded by
-    streams: at most ``streams`` entries are kept, the least recently used dropped first, so the cache holds the
-    items of at most that many (task, seed) pairs (at paper size, 2 × 12,500 STBench items at most).
+    One :class:`Stream` per key (e.g. ``(item_key, seed)``). Memory-bounded by streams: at most ``streams`` are
+    kept, the least recently used dropped first, so the cache holds the items of at most that many
+    (task, seed) pairs (at paper size at most 2 × 12,500 STBench items, or 2 × 100,806 GeoTemp items).
     """
 
     def __init__(self, streams: int = 2) -> None:
         self.streams = streams
-        self._entries: OrderedDict[Hashable, dict[int, Any]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, Stream] = OrderedDict()
 
-    def stream(self, key: Hashable) -> dict[int, Any]:
-        """The items of stream ``key`` drawn so far (index -> item); the caller adds the ones it draws."""
+    def stream(self, key: Hashable) -> Stream:
+        """The stream ``key`` (created empty); the caller adds the items it draws."""
         entry = self._entries.get(key)
         if entry is None:
-            entry = self._entries[key] = {}
+            entry = self._entries[key] = Stream()
             while len(self._entries) > self.streams:
                 self._entries.popitem(last=False)
         else:

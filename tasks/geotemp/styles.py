@@ -27,12 +27,7 @@ ALL_STYLES = Variant("styles", {"all_styles": True}, "Each item in all three ins
 def styled(task: GeoTempTimeTask, i: int, size: int, l1: Location, l2: Location, start: datetime,
            hours: int | None) -> list[Sample]:
     """Item ``i`` in each of the task's styles, ids ``<name>[<style>]/<split>/<index>``."""
-    out = []
-    for style in task.styles:
-        s = task.sample_of(i, size, l1, l2, start, hours, style)
-        styled_id = f"{task.name}[{style}]/{s.id.removeprefix(task.name + '/')}"
-        out.append(s.model_copy(update={"id": styled_id, "meta": {**s.meta, "item": s.id}}))
-    return out
+    return task.samples_of(i, size, l1, l2, start, hours, task.styles, styled_ids=True)
 
 
 def all_styles_generate(task: GeoTempTimeTask, seed: int, size: int) -> list[Sample]:

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from geocore.timecalc import is_dst
 from geocore.timezones import AmbiguousTimeError, NonexistentTimeError, format_utc_offset, get_zone, localize
-from tasks.base import GeneratedTask, stable_seed
+from tasks.base import SHARED_ITEMS, GeneratedTask, stable_seed
 from tasks.geotemp.extract import extract_time_answer
 from tasks.geotemp.judge import DatetimeGold, judge_time
 from tasks.geotemp.locations import Location, pair, pair_count
@@ -140,12 +140,18 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
         return l1.label, l2.label
 
     def items(self, seed: int, size: int) -> Iterator[tuple[int, Location, Location, datetime, int | None]]:
-        """The drawn items in order: index, (l1, l2), the local start time at l1 and x hours (or None)."""
+        """The drawn items in order: index, (l1, l2), the local start time at l1 and x hours (or None). Drawn
+        once per process and shared by the template's variants (:data:`tasks.base.SHARED_ITEMS`); items are
+        drawn in sequence from one stream, so a limited run draws the items up to the last one it returns."""
         grid = pair_count()
         if not 1 <= size <= grid:
             raise ValueError(f"size must be within [1, {grid}] (the l1 × l2 grid), got {size}")
+        stream = SHARED_ITEMS.stream(("geotemp", self.kind, self.year, seed, size))
+        return stream.replay(lambda: self._draw(seed, size))
+
+    def _draw(self, seed: int, size: int) -> Iterator[tuple[int, Location, Location, datetime, int | None]]:
         rng = random.Random(stable_seed("geotemp", self.kind, self.year, seed))
-        picks = rng.sample(range(grid), size)
+        picks = rng.sample(range(pair_count()), size)
         for i, index in enumerate(picks):
             l1, l2 = pair(index)
             start = random_local_start(rng, l1.zone, self.year)
@@ -155,17 +161,18 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
     def generate(self, seed: int, size: int) -> list[Sample[TimeTarget]]:
         if self.all_styles:
             return all_styles_generate(self, seed, size)
-        return [self.sample_of(i, size, l1, l2, start, hours, self.styles[i % len(self.styles)])
-                for i, l1, l2, start, hours in self.items(seed, size)]
+        return [s for i, l1, l2, start, hours in self.items(seed, size)
+                for s in self.samples_of(i, size, l1, l2, start, hours, (self.styles[i % len(self.styles)],))]
 
     def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample[TimeTarget]]:
         if self.all_styles:
             return all_styles_samples(self, split, limit, seed)
         return super().samples(split=split, limit=limit, seed=seed)
 
-    def sample_of(self, i: int, size: int, l1: Location, l2: Location, start: datetime, hours: int | None,
-                  style: str) -> Sample[TimeTarget]:
-        """Item ``i`` in one instruction style."""
+    def samples_of(self, i: int, size: int, l1: Location, l2: Location, start: datetime, hours: int | None,
+                   styles: Sequence[str], *, styled_ids: bool = False) -> list[Sample[TimeTarget]]:
+        """Item ``i`` in each of ``styles`` (its gold and breakdown computed once). Ids ``<name>/<split>/<index>``,
+        or with ``styled_ids`` ``<name>[<style>]/<split>/<index>`` and ``meta["item"]`` the plain id."""
         target_place = l2 if self.uses_l2 else l1
         tz = get_zone(target_place.zone)
         later = start.astimezone(UTC) + timedelta(hours=hours or 0)
@@ -173,42 +180,48 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
         at_start = start.astimezone(tz)
         p1, p2 = self._place_texts(l1, l2, start, target)
         split = self.split_of(i)
+        plain_id = self.sample_id(split, i)
         diff = (target.utcoffset() or timedelta(0)) - (start.utcoffset() or timedelta(0))
-        return Sample(
-            id=self.sample_id(split, i),
-            task=self.name,
-            split=split,
-            messages=(_SYSTEM,
-                      Message(role="user", content=time_prompt(self.kind, start, p1, p2 if self.uses_l2 else None,
-                                                               hours, style))),
-            target={**gold_target(target, start), "zone": target_place.zone},
-            payload={
-                "template": self.kind,
-                "variant": self.variant,
-                "style": style,
-                "year": self.year,
-                "start": iso_minute(start),
-                "start_utc_offset": offset_text(start),
-                "hours": hours,
-                "l1": l1.brief(),
-                "l2": l2.brief() if self.uses_l2 else None,
-                "place_texts": [p1, p2] if self.uses_l2 else [p1],
-            },
-            meta={
-                "style": style,
-                "variant": self.variant,
-                "offset": offset_text(target),
-                "offset_l1": offset_text(start),
-                "offset_diff_hours": diff.total_seconds() / 3600.0,
-                "day_shift": (target.date() - start.date()).days,
-                "dst_l1": is_dst(start),
-                "dst_target": is_dst(target),
-                "crosses_transition": at_start.utcoffset() != target.utcoffset(),
-                "country_l1": l1.country_code,
-                "continent_l1": l1.continent,
-                **({"country_l2": l2.country_code, "continent_l2": l2.continent} if self.uses_l2 else {}),
-            },
-        )
+        gold = {**gold_target(target, start), "zone": target_place.zone}
+        payload = {
+            "template": self.kind,
+            "variant": self.variant,
+            "style": None,
+            "year": self.year,
+            "start": iso_minute(start),
+            "start_utc_offset": offset_text(start),
+            "hours": hours,
+            "l1": l1.brief(),
+            "l2": l2.brief() if self.uses_l2 else None,
+            "place_texts": [p1, p2] if self.uses_l2 else [p1],
+        }
+        meta = {
+            "style": None,
+            "variant": self.variant,
+            "offset": offset_text(target),
+            "offset_l1": offset_text(start),
+            "offset_diff_hours": diff.total_seconds() / 3600.0,
+            "day_shift": (target.date() - start.date()).days,
+            "dst_l1": is_dst(start),
+            "dst_target": is_dst(target),
+            "crosses_transition": at_start.utcoffset() != target.utcoffset(),
+            "country_l1": l1.country_code,
+            "continent_l1": l1.continent,
+            **({"country_l2": l2.country_code, "continent_l2": l2.continent} if self.uses_l2 else {}),
+        }
+        out = []
+        for style in styles:
+            prompt = time_prompt(self.kind, start, p1, p2 if self.uses_l2 else None, hours, style)
+            out.append(Sample(
+                id=f"{self.name}[{style}]/{split}/{i:05d}" if styled_ids else plain_id,
+                task=self.name,
+                split=split,
+                messages=(_SYSTEM, Message(role="user", content=prompt)),
+                target=dict(gold),
+                payload={**payload, "style": style},
+                meta={**meta, "style": style, **({"item": plain_id} if styled_ids else {})},
+            ))
+        return out
 
     def parse(self, text: str, sample: Sample[TimeTarget]) -> Parsed[dict[str, Any]]:
         """The time (and any date, weekday or relative day beside it) the reply gives as its answer: the

@@ -1,5 +1,5 @@
-"""Items drawn once per process: a ``.completion`` twin reuses its base's items, ``--limit`` draws only what it
-returns, and the shared cache is bounded."""
+"""Items drawn once per process (``tasks.base.SHARED_ITEMS``): a ``.completion`` or ``.styles`` variant reuses
+its base's items, ``--limit`` draws only what it returns, and the shared cache is bounded."""
 
 from __future__ import annotations
 
@@ -60,3 +60,22 @@ def test_cache_keeps_the_most_recent_streams_only() -> None:
     cache.stream("c")[0] = "item c0"
     assert cache.stream("a") == {0: "item a0"} and cache.stream("c") == {0: "item c0"}
     assert cache.stream("b") == {}  # evicted
+
+
+def test_geotemp_styles_reuse_the_base_items_and_a_limit_draws_a_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tasks.geotemp.timetasks import GeoTempTimeTask
+
+    expected = [s.model_dump_json() for s in get_task("geotemp.time_place.styles", size=300).samples(split="test")]
+    SHARED_ITEMS.clear()
+    limited = get_task("geotemp.time_place.styles", size=300).samples(split="test", limit=4)
+    assert [s.model_dump_json() for s in limited] == expected[:12]  # 4 items × 3 styles
+    assert len(SHARED_ITEMS.stream(("geotemp", "time_place", 2023, 42, 300))) < 300  # only a prefix was drawn
+    SHARED_ITEMS.clear()
+    get_task("geotemp.time_place", size=300).samples(split="dev")
+
+    def no_draw(self: GeoTempTimeTask, seed: int, size: int) -> None:
+        raise AssertionError(f"{self.name} redrew its items")
+
+    monkeypatch.setattr(GeoTempTimeTask, "_draw", no_draw)
+    styled = get_task("geotemp.time_place.styles", size=300).samples(split="test")
+    assert [s.model_dump_json() for s in styled] == expected
