@@ -44,7 +44,8 @@ class GeneratedTask(Generic[TargetT, ValueT]):
     Generic in the gold (``TargetT``) and the parsed answer (``ValueT``) so mypy checks what a scorer reads:
     ``class DistanceTask(GeneratedTask[DistanceTarget, float])``.
 
-    Subclasses implement :meth:`generate` (all items for a seed, in order) and :meth:`parse` / :meth:`score`.
+    Subclasses implement :meth:`generate` (all items for a seed, in order), or :meth:`sample_at` when items are
+    drawn alone (:attr:`independent_items`), and :meth:`parse` / :meth:`score`.
     An item's split is a function of its identity only (:attr:`item_key` and its index, see :meth:`split_of`),
     so item i is in the same split at every ``--size``; ids carry the index, so they never overlap across splits.
     """
@@ -61,7 +62,18 @@ class GeneratedTask(Generic[TargetT, ValueT]):
     def __init__(self, size: int | None = None) -> None:
         self.size = size or self.default_size
 
-    def generate(self, seed: int, size: int) -> list[Sample[TargetT]]:  # pragma: no cover - abstract
+    independent_items: ClassVar[bool] = False
+    """Whether item i is drawn alone (its own RNG) by :meth:`sample_at`: then :meth:`samples` draws only the
+    items it returns (a ``--limit`` at paper size starts at once). Tasks whose items come from one shared stream
+    (GPSBench, GeoTemp) generate up to what they return."""
+
+    def generate(self, seed: int, size: int) -> list[Sample[TargetT]]:
+        if self.independent_items:
+            return [self.sample_at(seed, i, size) for i in range(size)]
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def sample_at(self, seed: int, index: int, size: int) -> Sample[TargetT]:  # pragma: no cover - abstract
+        """Sample ``index`` of ``size`` for ``seed``, drawn alone (tasks with :attr:`independent_items`)."""
         raise NotImplementedError
 
     def parse(self, text: str, sample: Sample[TargetT]) -> Parsed[ValueT]:  # pragma: no cover - abstract
@@ -88,6 +100,9 @@ class GeneratedTask(Generic[TargetT, ValueT]):
     def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample[TargetT]]:
         if split not in SPLITS:
             raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
+        if self.independent_items:
+            wanted = [i for i in range(self.size) if self.split_of(i) == split]
+            return [self.sample_at(seed, i, self.size) for i in (wanted if limit is None else wanted[:limit])]
         items = [s for s in self.generate(seed, self.size) if s.split == split]
         return items if limit is None else items[:limit]
 

@@ -53,6 +53,7 @@ class GTRBase(GeneratedTask[TargetT, ValueT]):
     family = "gtr"
     toolsets = ("network",)
     default_size = 60
+    independent_items = True
     paper_size = 60  # 420 QAs over 7 tasks: 30 outdoor + 30 indoor each
     option_key: ClassVar[str] = "option_data"
     instruction: ClassVar[str] = MCQ_INSTRUCTION
@@ -60,10 +61,7 @@ class GTRBase(GeneratedTask[TargetT, ValueT]):
     def build(self, rng: random.Random, net: CameraNetwork) -> Item | None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def generate(self, seed: int, size: int) -> list[Sample[TargetT]]:
-        return [self._make(seed, i, size) for i in range(size)]
-
-    def _make(self, seed: int, index: int, size: int) -> Sample[TargetT]:
+    def sample_at(self, seed: int, index: int, size: int) -> Sample[TargetT]:
         kind: Kind = KINDS[index % 2]
         want: Tier = TIERS[(index // 2) % len(TIERS)]
         rng = random.Random(stable_seed(self.name, seed, index))

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, Literal, NotRequired, TypedDict, Type
 
 from geocore.geodesy import geodesic_km
 from tasks.base import SHARED_ITEMS, GeneratedTask, TargetT, ValueT, stable_seed
-from tasks.records import SPLITS, Message, Parsed, Sample, Score, Split
+from tasks.records import Message, Parsed, Sample, Score
 from tasks.registry import Variant
 from tasks.stbench.parsing import LatLon, parse_anomaly, parse_option, parse_point, parse_yes_no
 from tasks.stbench.prompts import CHAT_SYSTEM, COMPLETION_SYSTEM, Fmt, Style
@@ -180,6 +180,7 @@ class STBenchTask(GeneratedTask[TargetT, ValueT]):
     style: ClassVar[Style] = "chat"
     kind: ClassVar[AnswerKind]
     default_size = 200
+    independent_items = True
     max_tries: ClassVar[int] = 400
 
     def make(self, rng: random.Random, index: int) -> Item[TargetT]:  # pragma: no cover - abstract
@@ -196,16 +197,6 @@ class STBenchTask(GeneratedTask[TargetT, ValueT]):
         if found is None:
             found = drawn[index] = self.make(random.Random(stable_seed(self.item_key, seed, index)), index)
         return found
-
-    def generate(self, seed: int, size: int) -> list[Sample[TargetT]]:
-        return [self.sample_at(seed, i, size) for i in range(size)]
-
-    def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample[TargetT]]:
-        """As :meth:`GeneratedTask.samples`, but only the items asked for are drawn (items are independent)."""
-        if split not in SPLITS:
-            raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
-        wanted = [i for i in range(self.size) if self.split_of(i) == split]
-        return [self.sample_at(seed, i, self.size) for i in (wanted if limit is None else wanted[:limit])]
 
     def sample_at(self, seed: int, index: int, size: int) -> Sample[TargetT]:
         """Sample ``index`` of ``size`` for ``seed``, rendered in this task's style."""
