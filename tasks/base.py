@@ -64,8 +64,9 @@ class GeneratedTask(Generic[TargetT, ValueT]):
 
     independent_items: ClassVar[bool] = False
     """Whether item i is drawn alone (its own RNG) by :meth:`sample_at`: then :meth:`samples` draws only the
-    items it returns (a ``--limit`` at paper size starts at once). Tasks whose items come from one shared stream
-    (GPSBench, GeoTemp) generate up to what they return."""
+    items it returns (a ``--limit`` at paper size starts at once). Otherwise it generates every item and keeps
+    the split's: GPSBench's items come from one RNG stream each (item i depends on the draws before it);
+    GeoTemp's too, but it stops drawing after the last item it returns."""
 
     def generate(self, seed: int, size: int) -> list[Sample[TargetT]]:
         if self.independent_items:

@@ -26,9 +26,9 @@ from tasks.base import SHARED_ITEMS, GeneratedTask, stable_seed
 from tasks.geotemp.extract import extract_time_answer
 from tasks.geotemp.judge import DatetimeGold, judge_time
 from tasks.geotemp.locations import Location, pair, pair_count
-from tasks.geotemp.styles import ALL_STYLES, all_styles_generate, all_styles_samples
+from tasks.geotemp.styles import ALL_STYLES
 from tasks.geotemp.templates import STYLES, TIME_SYSTEM_PROMPT, clock, time_prompt, weekday_name
-from tasks.records import Message, Parsed, Sample, Score, Split
+from tasks.records import SPLITS, Message, Parsed, Sample, Score, Split
 from tasks.registry import Variant, register_task
 
 DEFAULT_YEAR = 2023
@@ -159,15 +159,31 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
             yield i, l1, l2, start, hours
 
     def generate(self, seed: int, size: int) -> list[Sample[TimeTarget]]:
-        if self.all_styles:
-            return all_styles_generate(self, seed, size)
         return [s for i, l1, l2, start, hours in self.items(seed, size)
-                for s in self.samples_of(i, size, l1, l2, start, hours, (self.styles[i % len(self.styles)],))]
+                for s in self._item_samples(i, size, l1, l2, start, hours)]
 
     def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample[TimeTarget]]:
+        """The split's samples; ``limit`` counts items (a ``.styles`` item gives one sample per style, so a
+        limited run holds whole items, as the per-item majority vote needs). Items come from one stream, so
+        drawing stops after the last item returned: a limited run at paper size starts at once."""
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
+        out: list[Sample[TimeTarget]] = []
+        taken = 0
+        for i, l1, l2, start, hours in self.items(seed, self.size):
+            if limit is not None and taken >= limit:
+                break
+            if self.split_of(i) == split:
+                out += self._item_samples(i, self.size, l1, l2, start, hours)
+                taken += 1
+        return out
+
+    def _item_samples(self, i: int, size: int, l1: Location, l2: Location, start: datetime,
+                      hours: int | None) -> list[Sample[TimeTarget]]:
+        """Item ``i`` in every style with styled ids (the ``.styles`` variant), else in style ``i mod n``."""
         if self.all_styles:
-            return all_styles_samples(self, split, limit, seed)
-        return super().samples(split=split, limit=limit, seed=seed)
+            return self.samples_of(i, size, l1, l2, start, hours, self.styles, styled_ids=True)
+        return self.samples_of(i, size, l1, l2, start, hours, (self.styles[i % len(self.styles)],))
 
     def samples_of(self, i: int, size: int, l1: Location, l2: Location, start: datetime, hours: int | None,
                    styles: Sequence[str], *, styled_ids: bool = False) -> list[Sample[TimeTarget]]:

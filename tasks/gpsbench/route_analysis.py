@@ -20,6 +20,7 @@ from geocore.sphere import EARTH_RADIUS_KM, central_angle_np, unit_vector
 from tasks.answers import extract, yes_no
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.sampling import (
+    city_columns,
     city_vectors,
     is_unambiguous,
     sample_global_where,
@@ -43,13 +44,14 @@ def detour(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float
     return (haversine_km(*a, *c) + haversine_km(*c, *b) - direct) / direct
 
 
-def on_route_candidates(pool: tuple[City, ...], vec: np.ndarray, a: City, b: City, direct: float) -> np.ndarray:
-    """Indices of pool cities at least 200 km from a and b whose detour is below 9 %."""
+def on_route_candidates(vec: np.ndarray, a: City, b: City, direct: float) -> np.ndarray:
+    """Indices of pool cities (:func:`city_vectors` order) at least 200 km from a and b whose detour is below
+    9 %."""
     reach = (1.0 + THRESHOLD - BAND) * direct - MIN_SEPARATION_KM  # farthest either leg can be
     cos_reach = math.cos(min(math.pi, reach / EARTH_RADIUS_KM))
     dot_a, dot_b = vec @ unit_vector(a.lat, a.lon), vec @ unit_vector(b.lat, b.lon)
     near = np.flatnonzero((dot_a >= cos_reach) & (dot_b >= cos_reach))
-    lats, lons = np.array([pool[i].lat for i in near]), np.array([pool[i].lon for i in near])
+    lats, lons = (column[near] for column in city_columns())
     da = EARTH_RADIUS_KM * central_angle_np(a.lat, a.lon, lats, lons)
     db = EARTH_RADIUS_KM * central_angle_np(b.lat, b.lon, lats, lons)
     ok = ((da + db - direct) / direct < THRESHOLD - BAND) & (da >= MIN_SEPARATION_KM) & (db >= MIN_SEPARATION_KM)
@@ -77,7 +79,7 @@ class RouteAnalysisTask(GpsTask[RouteTarget, bool]):
                 a, b = sample_global_where(rng, 2, MIN_SEPARATION_KM, is_unambiguous)
                 if want_on:
                     direct = haversine_km(a.lat, a.lon, b.lat, b.lon)
-                    idx = on_route_candidates(pool, vec, a, b, direct)
+                    idx = on_route_candidates(vec, a, b, direct)
                     c = None
                     for _ in range(min(30, idx.size)):
                         cand = pool[int(idx[rng.randrange(idx.size)])]

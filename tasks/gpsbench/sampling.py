@@ -53,10 +53,21 @@ def sample_global(rng: random.Random, n: int, min_separation_km: float = 100.0, 
 @cache
 def city_vectors() -> tuple[tuple[City, ...], np.ndarray]:
     """All continent-pool cities (geonameid order) and their unit vectors (N x 3)."""
-    pool = tuple(c for group in cities_by_continent().values() for c in group)
+    return _pool(), unit_vector_np(*city_columns())
+
+
+@cache
+def _pool() -> tuple[City, ...]:
+    return tuple(c for group in cities_by_continent().values() for c in group)
+
+
+@cache
+def city_columns() -> tuple[np.ndarray, np.ndarray]:
+    """Latitudes and longitudes of the :func:`city_vectors` pool, in its order."""
+    pool = _pool()
     lat = np.fromiter((c.lat for c in pool), dtype=float, count=len(pool))
     lon = np.fromiter((c.lon for c in pool), dtype=float, count=len(pool))
-    return pool, unit_vector_np(lat, lon)
+    return lat, lon
 
 
 @cache
