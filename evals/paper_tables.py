@@ -135,7 +135,8 @@ def cell(by_condition: dict[str, list[SampleResult]], condition: str, column: Co
 
 def gap(by_condition: dict[str, list[SampleResult]], other: str, column: Column,
         baseline: str = BASELINE_CONDITION, iterations: int = BOOTSTRAP, seed: int = 0) -> dict[str, Any]:
-    """``other`` − ``baseline`` on the paired units of every stratum, with a stratified bootstrap interval."""
+    """``other`` − ``baseline`` on the paired units of every stratum, with a stratified bootstrap interval (none
+    when a stratum has a single pair: resampling one pair cannot show how the gap varies)."""
     rng = np.random.default_rng(seed)
     weights, diffs = [], []
     for s in column.strata:
@@ -149,6 +150,8 @@ def gap(by_condition: dict[str, list[SampleResult]], other: str, column: Column,
         return {"gap": None, "ci": [None, None], "n_paired": n_paired}
     w = np.array(weights) / sum(weights)
     point = float(sum(wi * d.mean() for wi, d in zip(w, diffs, strict=True)))
+    if any(d.size < 2 for d in diffs):  # a stratum of one pair does not vary under resampling: no interval
+        return {"gap": point, "ci": [None, None], "n_paired": n_paired}
     boots = np.zeros(iterations)
     for wi, d in zip(w, diffs, strict=True):
         boots += wi * d[rng.integers(0, d.size, size=(iterations, d.size))].mean(axis=1)

@@ -22,7 +22,8 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 def paired_bootstrap_gap(a: Sequence[float], b: Sequence[float], iterations: int = 2000, seed: int = 0,
                          alpha: float = 0.05) -> tuple[float, float, float]:
     """Mean of b − a over paired items and its percentile bootstrap interval (resampling items with
-    replacement, ``iterations`` times, with a fixed seed so reports are reproducible)."""
+    replacement, ``iterations`` times, with a fixed seed so reports are reproducible). One pair has no
+    interval: its bounds are NaN (shown as ``–``), never the point repeated as if it were certain."""
     if len(a) != len(b):
         raise ValueError("paired samples must have equal length")
     n = len(a)
@@ -30,6 +31,8 @@ def paired_bootstrap_gap(a: Sequence[float], b: Sequence[float], iterations: int
         return 0.0, 0.0, 0.0
     diffs = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
     mean = float(diffs.mean())
+    if n < 2:
+        return mean, float("nan"), float("nan")
     rng = np.random.default_rng(seed)
     boots = np.empty(iterations)
     chunk = max(1, 2_000_000 // n)  # bound memory: at most ~2M indices at once

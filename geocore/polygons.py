@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, TypeVar
 
 import shapely
 from shapely.geometry import LineString, Point, Polygon
@@ -325,6 +325,7 @@ def polygon_relation(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]])
 
 
 _Pt = tuple[float, float]
+_Num = TypeVar("_Num", float, Fraction)  # float points, or their exact rational copies
 _ORIENT_ERROR = (3.0 + 16.0 * 2.0**-53) * 2.0**-53
 """Shewchuk's relative error bound of the float orientation determinant (ccwerrboundA)."""
 _ORIENT_TINY = 1e-280
@@ -351,7 +352,7 @@ def _orient(a: _Pt, b: _Pt, c: _Pt) -> int:
     return (cross > 0) - (cross < 0)
 
 
-def _on_segment(a: _Pt, b: _Pt, c: _Pt) -> bool:
+def _on_segment(a: tuple[_Num, _Num], b: tuple[_Num, _Num], c: tuple[_Num, _Num]) -> bool:
     """c (collinear with a-b) lies within the segment's bounding box (float comparisons are exact)."""
     return min(a[0], b[0]) <= c[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= c[1] <= max(a[1], b[1])
 

@@ -17,9 +17,18 @@ def gap_colour(lo: float, hi: float) -> str:
     return GAIN if lo > 0 else LOSE if hi < 0 else FLAT
 
 
+def _finite(v: object) -> bool:
+    return isinstance(v, int | float) and math.isfinite(v)
+
+
 def _plottable(g: dict | None) -> bool:
-    values = [g.get("gap"), *(g.get("ci") or [None, None])] if g else [None]
-    return bool(g and g.get("n_paired")) and all(isinstance(v, int | float) and math.isfinite(v) for v in values)
+    return bool(g and g.get("n_paired")) and _finite(g.get("gap")) if g else False
+
+
+def _whisker(g: dict) -> tuple[float, float] | None:
+    """The interval to draw, or None when the gap has none (a single pair): then only the point is drawn."""
+    ci = g.get("ci") or [None, None]
+    return (ci[0], ci[1]) if _finite(ci[0]) and _finite(ci[1]) else None
 
 
 def gap_chart(comparisons: list[TaskComparison], compared: list[str], width: int = 900) -> Safe:
@@ -29,8 +38,9 @@ def gap_chart(comparisons: list[TaskComparison], compared: list[str], width: int
     if not rows:
         return Safe("")
     label_w, pad, row_h, top = 300, 16, 22, 24
-    lo = min(min(g["ci"][0] for _, _, g in rows), -0.1)
-    hi = max(max(g["ci"][1] for _, _, g in rows), 0.1)
+    spans = [_whisker(g) or (g["gap"], g["gap"]) for _, _, g in rows]
+    lo = min(min(a for a, _ in spans), -0.1)
+    hi = max(max(b for _, b in spans), 0.1)
     lo, hi = math.floor(lo * 10) / 10, math.ceil(hi * 10) / 10
     plot_w = width - label_w - pad - 50
     height = top + row_h * len(rows) + 26
@@ -48,9 +58,9 @@ def gap_chart(comparisons: list[TaskComparison], compared: list[str], width: int
                        sw=1.2 if abs(t) < 1e-9 else 1, ty=height - 8, t=f"{100 * t:+.0f}" if abs(t) > 1e-9 else "0"))
         t += tick
     multi = len(compared) > 1
-    for i, (task, cond, g) in enumerate(rows):
+    for i, ((task, cond, g), (w0, w1)) in enumerate(zip(rows, spans, strict=True)):
         y = top + i * row_h + row_h / 2
-        c = gap_colour(g["ci"][0], g["ci"][1])
+        c = gap_colour(w0, w1) if _whisker(g) else FLAT
         label = f"{task} · {cond}" if multi else task
         parts.append(h(
             '<g><title>{tip}</title>'
@@ -60,7 +70,7 @@ def gap_chart(comparisons: list[TaskComparison], compared: list[str], width: int
             '<text x="{vx}" y="{ty}" font-size="11" fill="{c}" font-weight="600">{v}</text></g>',
             tip=f"{label}: gap {signed_pct(g['gap'])} pts, 95% CI [{signed_pct(g['ci'][0])}, {signed_pct(g['ci'][1])}], "
                 f"gained {g['gained']}, lost {g['lost']}, n={g['n_paired']}, McNemar p={g['mcnemar_p']:.3g}",
-            lx=label_w - 8, ty=f"{y + 4:.1f}", label=label if len(label) <= 44 else label[:43] + "…", fw=700 if task == POOLED else 400, x0=f"{x(g['ci'][0]):.1f}", x1=f"{x(g['ci'][1]):.1f}",
+            lx=label_w - 8, ty=f"{y + 4:.1f}", label=label if len(label) <= 44 else label[:43] + "…", fw=700 if task == POOLED else 400, x0=f"{x(w0):.1f}", x1=f"{x(w1):.1f}",
             y=f"{y:.1f}", c=c, xm=f"{x(g['gap']):.1f}", vx=f"{x(hi) + 6:.1f}", v=signed_pct(g["gap"])))
     parts.append(h('<text x="{x}" y="12" font-size="11" fill="#656d76" text-anchor="middle">'
                    'gap in accuracy points (compared − baseline), 95% bootstrap CI</text>', x=f"{x((lo + hi) / 2):.1f}"))

@@ -198,7 +198,7 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
         split = self.split_of(i)
         plain_id = self.sample_id(split, i)
         diff = (target.utcoffset() or timedelta(0)) - (start.utcoffset() or timedelta(0))
-        gold = {**gold_target(target, start), "zone": target_place.zone}
+        gold: TimeTarget = {**gold_target(target, start), "zone": target_place.zone}
         payload = {
             "template": self.kind,
             "variant": self.variant,
@@ -233,7 +233,7 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
                 task=self.name,
                 split=split,
                 messages=(_SYSTEM, Message(role="user", content=prompt)),
-                target=dict(gold),
+                target=gold.copy(),
                 payload={**payload, "style": style},
                 meta={**meta, "style": style, **({"item": plain_id} if styled_ids else {})},
             ))

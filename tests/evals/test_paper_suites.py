@@ -102,7 +102,11 @@ def test_mae_cell_uses_answered_predictions_and_counts_hedges() -> None:
     assert g["n_paired"] == 1 and g["gap"] == -90.0  # only "a" has an error on both sides
     headers, rows, kinds = grid(table)
     assert "TP (m)" in headers and rows[0][headers.index("TP (m)")] == "200.0"
-    assert rows[kinds.index("gap")][headers.index("TP (m)")] == "-90.0 [-90.0, -90.0]"
+    assert g["ci"] == [None, None]  # one pair: no interval, never the point shown as certain
+    assert rows[kinds.index("gap")][headers.index("TP (m)")] == "-90.0 [–, –]"
+    both = rs + [result(task, "d", "intrinsic", error=50.0), result(task, "d", "tools", error=40.0)]
+    lo, hi = gap(by_condition(both), "tools", tp)["ci"]
+    assert lo == -90.0 and hi == -10.0  # two pairs (-90, -10): the resampled means span both
 
 
 def test_published_figures_match_the_papers_and_the_table_columns() -> None:
@@ -182,7 +186,7 @@ def test_gtr_suite_cells_show_conditions_gap_and_hedges(tmp_path: Path) -> None:
         main["columns"][headers.index(h) - 1]["key"]]["n"])
     col = headers.index(gl)
     assert [rows[0][col], rows[1][col], rows[2][col], rows[3][col], rows[4][col]] == [
-        "0.0", "100.0", "+100.0 [+100.0, +100.0]", "100 / 0", "1 / 1"]
+        "0.0", "100.0", "+100.0 [–, –]", "100 / 0", "1 / 1"]  # one pair: a gap, no interval
     assert main["published"] is None  # only with --compare-paper
 
 

@@ -1,5 +1,7 @@
 """Statistics against known values."""
 
+import math
+
 import pytest
 
 from evals.stats import mcnemar_exact, paired_bootstrap_gap, wilson
@@ -24,7 +26,10 @@ def test_paired_bootstrap() -> None:
     b = [1.0] * 20
     mean, lo, hi = paired_bootstrap_gap(a, b, iterations=500)
     assert mean == 0.5 and lo < 0.5 < hi and lo > 0.2 and hi <= 0.8
-    assert paired_bootstrap_gap([1.0], [1.0]) == (0.0, 0.0, 0.0)
+    mean, lo, hi = paired_bootstrap_gap([0.0], [1.0])
+    assert mean == 1.0 and math.isnan(lo) and math.isnan(hi)  # one pair has no interval
+    mean, lo, hi = paired_bootstrap_gap([0.0, 0.0], [1.0, 0.0], iterations=500)
+    assert (mean, lo, hi) == (0.5, 0.0, 1.0)
     with pytest.raises(ValueError):
         paired_bootstrap_gap([1.0], [])
 
