@@ -4,7 +4,7 @@ Every registered task with a paper size is built at that size and generates all 
 seed 42; per-family totals are reported, and the slowest tasks. The shared data each family loads once (city
 tables, polygons, time-zone finder) is warmed by the first task of the family and counted in its time. Tasks run
 in name order, so a variant (``.completion``, ``.styles``, ...) follows its base and reuses the items the base
-drew (``tasks.base.SHARED_ITEMS``): its time is rendering only, as in a suite that runs both.
+drew (``tasks.base.shared_stream``): its time is rendering only, as in a suite that runs both.
 """
 
 from __future__ import annotations

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
@@ -150,33 +149,14 @@ class Stream(dict[int, Any]):
             i += 1
 
 
-class SharedItems:
-    """Drawn items shared by a task and its variants in this process, so a suite running ``stbench.x`` and
-    ``stbench.x.completion`` (or ``geotemp.x`` and ``geotemp.x.styles``) draws each item once.
+@lru_cache(maxsize=2)
+def shared_stream(key: Hashable) -> Stream:
+    """The drawn items of stream ``key`` (e.g. ``(item_key, seed)``) shared by a task and its variants in this
+    process, so a suite running ``stbench.x`` and ``stbench.x.completion`` (or ``geotemp.x`` and
+    ``geotemp.x.styles``) draws each item once; the caller adds the items it draws.
 
-    One :class:`Stream` per key (e.g. ``(item_key, seed)``). Memory-bounded by streams: at most ``streams`` are
-    kept, the least recently used dropped first, so the cache holds the items of at most that many
-    (task, seed) pairs (at paper size at most 2 × 12,500 STBench items, or 2 × 100,806 GeoTemp items).
+    Memory-bounded by streams: the two most recently used are kept (``shared_stream.cache_clear()`` drops them),
+    so at most the items of two (task, seed) pairs (at paper size 2 × 12,500 STBench items, or 2 × 100,806
+    GeoTemp items).
     """
-
-    def __init__(self, streams: int = 2) -> None:
-        self.streams = streams
-        self._entries: OrderedDict[Hashable, Stream] = OrderedDict()
-
-    def stream(self, key: Hashable) -> Stream:
-        """The stream ``key`` (created empty); the caller adds the items it draws."""
-        entry = self._entries.get(key)
-        if entry is None:
-            entry = self._entries[key] = Stream()
-            while len(self._entries) > self.streams:
-                self._entries.popitem(last=False)
-        else:
-            self._entries.move_to_end(key)
-        return entry
-
-    def clear(self) -> None:
-        self._entries.clear()
-
-
-SHARED_ITEMS = SharedItems()
-"""The process's item cache (:class:`SharedItems`)."""
+    return Stream()

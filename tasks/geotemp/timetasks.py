@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from geocore.timecalc import is_dst
 from geocore.timezones import AmbiguousTimeError, NonexistentTimeError, format_utc_offset, get_zone, localize
-from tasks.base import SHARED_ITEMS, GeneratedTask, stable_seed
+from tasks.base import GeneratedTask, shared_stream, stable_seed
 from tasks.geotemp.extract import extract_time_answer
 from tasks.geotemp.judge import DatetimeGold, judge_time
 from tasks.geotemp.locations import Location, pair, pair_count
@@ -141,12 +141,12 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
 
     def items(self, seed: int, size: int) -> Iterator[tuple[int, Location, Location, datetime, int | None]]:
         """The drawn items in order: index, (l1, l2), the local start time at l1 and x hours (or None). Drawn
-        once per process and shared by the template's variants (:data:`tasks.base.SHARED_ITEMS`); items are
+        once per process and shared by the template's variants (:func:`tasks.base.shared_stream`); items are
         drawn in sequence from one stream, so a limited run draws the items up to the last one it returns."""
         grid = pair_count()
         if not 1 <= size <= grid:
             raise ValueError(f"size must be within [1, {grid}] (the l1 × l2 grid), got {size}")
-        stream = SHARED_ITEMS.stream(("geotemp", self.kind, self.year, seed, size))
+        stream = shared_stream(("geotemp", self.kind, self.year, seed, size))
         return stream.replay(lambda: self._draw(seed, size))
 
     def _draw(self, seed: int, size: int) -> Iterator[tuple[int, Location, Location, datetime, int | None]]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, NotRequired, TypedDict, TypeVar
 
 from geocore.geodesy import geodesic_km
-from tasks.base import SHARED_ITEMS, GeneratedTask, TargetT, ValueT, stable_seed
+from tasks.base import GeneratedTask, TargetT, ValueT, shared_stream, stable_seed
 from tasks.records import Message, Parsed, Sample, Score
 from tasks.registry import Variant
 from tasks.stbench.parsing import LatLon, parse_anomaly, parse_option, parse_point, parse_yes_no
@@ -191,8 +191,8 @@ class STBenchTask(GeneratedTask[TargetT, ValueT]):
 
     def item(self, seed: int, index: int) -> Item[TargetT]:
         """Item ``index`` for ``seed`` (the same in both styles), drawn once per process and shared with the
-        other style (:data:`tasks.base.SHARED_ITEMS`)."""
-        drawn = SHARED_ITEMS.stream((self.item_key, seed))
+        other style (:func:`tasks.base.shared_stream`)."""
+        drawn = shared_stream((self.item_key, seed))
         found = drawn.get(index)
         if found is None:
             found = drawn[index] = self.make(random.Random(stable_seed(self.item_key, seed, index)), index)

@@ -1,4 +1,4 @@
-"""Items drawn once per process (``tasks.base.SHARED_ITEMS``): a ``.completion`` or ``.styles`` variant reuses
+"""Items drawn once per process (``tasks.base.shared_stream``): a ``.completion`` or ``.styles`` variant reuses
 its base's items, ``--limit`` draws only what it returns, and the shared cache is bounded."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tasks import get_task
-from tasks.base import SHARED_ITEMS, SharedItems
+from tasks.base import shared_stream
 from tasks.stbench.common import STBenchTask
 
 TASKS = ["stbench.trajectory_region", "stbench.trajectory_trajectory", "stbench.point_region"]
@@ -15,14 +15,14 @@ LIMITED = [*TASKS, "gtr.next_spot", "gtr.trajectory_forecast", "geotemp.time_tim
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    SHARED_ITEMS.clear()
+    shared_stream.cache_clear()
 
 
 @pytest.mark.parametrize("name", LIMITED)
 def test_limited_run_is_the_head_of_the_full_run(name: str) -> None:
     task = get_task(name, size=60)
     limited = task.samples(split="test", limit=7)
-    SHARED_ITEMS.clear()  # the full run draws its own items, not the limited run's
+    shared_stream.cache_clear()  # the full run draws its own items, not the limited run's
     full = [s for s in task.generate(42, 60) if s.split == "test"]
     n = 7 * (3 if name.endswith(".styles") else 1)  # a limit counts items; a .styles item is three samples
     assert len(limited) == n
@@ -42,9 +42,9 @@ def test_limited_run_at_paper_size_draws_only_what_it_returns(monkeypatch: pytes
 @pytest.mark.parametrize("name", TASKS)
 def test_completion_twin_reuses_the_base_items(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     twin = f"{name}.completion"
-    SHARED_ITEMS.clear()
+    shared_stream.cache_clear()
     expected = [s.model_dump_json() for s in get_task(twin, size=50).samples(split="dev")]
-    SHARED_ITEMS.clear()
+    shared_stream.cache_clear()
     get_task(name, size=50).samples(split="dev")
 
     def no_draw(self: STBenchTask, rng: object, index: int) -> None:
@@ -55,24 +55,23 @@ def test_completion_twin_reuses_the_base_items(name: str, monkeypatch: pytest.Mo
 
 
 def test_cache_keeps_the_most_recent_streams_only() -> None:
-    cache = SharedItems(streams=2)
-    cache.stream("a")[0] = "item a0"
-    cache.stream("b")[0] = "item b0"
-    assert cache.stream("a") == {0: "item a0"}  # a used again: b is now the oldest
-    cache.stream("c")[0] = "item c0"
-    assert cache.stream("a") == {0: "item a0"} and cache.stream("c") == {0: "item c0"}
-    assert cache.stream("b") == {}  # evicted
+    shared_stream("a")[0] = "item a0"
+    shared_stream("b")[0] = "item b0"
+    assert shared_stream("a") == {0: "item a0"}  # a used again: b is now the oldest
+    shared_stream("c")[0] = "item c0"
+    assert shared_stream("a") == {0: "item a0"} and shared_stream("c") == {0: "item c0"}
+    assert shared_stream("b") == {}  # evicted
 
 
 def test_geotemp_styles_reuse_the_base_items_and_a_limit_draws_a_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
     from tasks.geotemp.timetasks import GeoTempTimeTask
 
     expected = [s.model_dump_json() for s in get_task("geotemp.time_place.styles", size=300).samples(split="test")]
-    SHARED_ITEMS.clear()
+    shared_stream.cache_clear()
     limited = get_task("geotemp.time_place.styles", size=300).samples(split="test", limit=4)
     assert [s.model_dump_json() for s in limited] == expected[:12]  # 4 items × 3 styles
-    assert len(SHARED_ITEMS.stream(("geotemp", "time_place", 2023, 42, 300))) < 300  # only a prefix was drawn
-    SHARED_ITEMS.clear()
+    assert len(shared_stream(("geotemp", "time_place", 2023, 42, 300))) < 300  # only a prefix was drawn
+    shared_stream.cache_clear()
     get_task("geotemp.time_place", size=300).samples(split="dev")
 
     def no_draw(self: GeoTempTimeTask, seed: int, size: int) -> None:
