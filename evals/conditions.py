@@ -32,7 +32,7 @@ from agents.intrinsic import answer_intrinsic
 from agents.model_call import DEFAULT_CALLER, ModelCaller
 from agents.tool_agent import AgentLimits, ToolAgent
 from agents.trace import AgentResult, TraceEvent
-from geocore.registry import Registry, UnknownNameError, plugin_note
+from geocore.registry import Registry, UnknownNameError
 from tasks.base import Task
 from tasks.records import Message, Sample
 from tasks.registry import get_task, variant_name
@@ -199,12 +199,14 @@ ConditionFactory = Callable[[str], Condition]
 BUILTIN_MODULES: tuple[str, ...] = ()
 """Modules of further built-in conditions (beside this one's), imported on the first lookup."""
 
-CONDITIONS: Registry[ConditionFactory] = Registry("condition", BUILTIN_MODULES)
 _PARAM = re.compile(r"^(?P<base>[a-z0-9_-]+)\[(?P<args>[^\]]*)\]$")
 
 
 class UnknownConditionError(UnknownNameError):
     """A condition that is not registered, or ``tools[...]`` with bad arguments."""
+
+
+CONDITIONS: Registry[ConditionFactory] = Registry("condition", BUILTIN_MODULES, error=UnknownConditionError)
 
 
 def register_condition(name: str) -> Callable[[ConditionFactory], ConditionFactory]:
@@ -272,6 +274,5 @@ def get_condition(spec: str) -> Condition:
     m = _PARAM.match(spec)
     name = "tools" if m and m.group("base") == "tools" else spec
     if name not in CONDITIONS:
-        raise UnknownConditionError(f"unknown condition {spec!r}; valid conditions: {', '.join(condition_names())}"
-                                    f"{plugin_note()}")
+        raise CONDITIONS.unknown(spec, condition_names())
     return CONDITIONS.get(name)(spec)

@@ -58,9 +58,11 @@ def plugin_note() -> str:
 class Registry(Generic[T]):
     """Factories of one kind (``"task"``, ``"tool set"``, …) by name; built-ins imported on first use."""
 
-    def __init__(self, kind: str, builtins: tuple[str, ...] = ()) -> None:
+    def __init__(self, kind: str, builtins: tuple[str, ...] = (), *,
+                 error: type[UnknownNameError] = UnknownNameError) -> None:
         self.kind = kind
         self.builtins = builtins
+        self.error = error
         self._entries: dict[str, T] = {}
         self._loaded = False
 
@@ -100,9 +102,14 @@ class Registry(Generic[T]):
         """The factory registered under ``name``; ``UnknownNameError`` lists the valid names and broken plug-ins."""
         self._load()
         if name not in self._entries:
-            raise UnknownNameError(f"unknown {self.kind} {name!r}; valid: {', '.join(sorted(self._entries))}"
-                                   + plugin_note())
+            raise self.unknown(name)
         return self._entries[name]
+
+    def unknown(self, name: str, valid: list[str] | None = None) -> UnknownNameError:
+        """The error (of the registry's ``error`` class) for a name nothing registered: the valid names (``valid``,
+        default every registered one) and every plug-in that failed to load, in one line."""
+        shown = self.names() if valid is None else valid
+        return self.error(f"unknown {self.kind} {name!r}; valid {self.kind}s: {', '.join(shown)}{plugin_note()}")
 
     def errors(self) -> list[str]:
         """One line per installed plug-in that failed to load (for ``--list`` and start-up warnings)."""

@@ -19,12 +19,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from geocore.registry import Registry, UnknownNameError, plugin_note
+from geocore.registry import Registry, UnknownNameError
 from tasks.base import Task
 
 BUILTIN_FAMILIES: tuple[str, ...] = ("tasks.gpsbench", "tasks.geotemp", "tasks.stbench", "tasks.gtr")
 
-TASKS: Registry[Callable[..., Task]] = Registry("task", BUILTIN_FAMILIES)
 _VARIANTS: dict[tuple[str, str], str] = {}
 """(base task, variant suffix) -> the variant's task name."""
 
@@ -33,6 +32,9 @@ C = TypeVar("C", bound=type)
 
 class UnknownTaskError(UnknownNameError):
     """Raised when a task name or pattern matches nothing; the message lists the valid names."""
+
+
+TASKS: Registry[Callable[..., Task]] = Registry("task", BUILTIN_FAMILIES, error=UnknownTaskError)
 
 
 @dataclass(frozen=True)
@@ -90,15 +92,13 @@ def resolve_tasks(patterns: list[str]) -> list[str]:
             [pattern] if pattern in names else []
         )
         if not matched:
-            raise UnknownTaskError(f"unknown task {pattern!r}; valid tasks: {', '.join(names)}{plugin_note()}")
+            raise TASKS.unknown(pattern)
         out.extend(m for m in matched if m not in out)
     return out
 
 
 def get_task(name: str, **kwargs: object) -> Task:
     """Instantiate the task registered under ``name``."""
-    if name not in TASKS:
-        raise UnknownTaskError(f"unknown task {name!r}; valid tasks: {', '.join(TASKS.names())}{plugin_note()}")
     return TASKS.get(name)(**kwargs)
 
 
