@@ -3,7 +3,8 @@
 Each provider builds its LangChain chat model, chooses the key it sends (:meth:`Provider.api_key`), starts and
 stops its model server where it has one (:meth:`Provider.serve`: the embedded llama.cpp server for ``local/``,
 ``vllm serve`` for ``vllm/``) and says what names the served model in the model-call cache
-(:meth:`Provider.identity`). A plug-in adds a provider with ``@PROVIDERS.register(name)`` on an instance.
+(:meth:`Provider.identity`) and which ``tool_choice`` forces a tool call (:attr:`Provider.forced_tool_choice`). A
+plug-in adds a provider with ``@PROVIDERS.register(name)`` on an instance.
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ class Provider:
     base_url_hint: ClassVar[str | None] = None  # set: calls need a base URL, the hint says how to give one
     requires_base_url: ClassVar[bool] = False  # a run without --base-url is a usage error
     default_key: ClassVar[str | None] = "not-needed"  # None: the SDK reads its usual environment variable
+    # what its LangChain model's bind_tools(tool_choice=...) takes to force a tool call; None: it cannot force one
+    forced_tool_choice: ClassVar[str | None] = None
 
     def check(self, name: str, base_url: str | None) -> None:
         """Raise ValueError (one line) for a model this provider cannot run as configured."""
@@ -134,6 +137,7 @@ class OpenAICompatible(Provider):
     base_url_hint: ClassVar[str | None] = "pass --base-url http://host:port/v1"
     requires_base_url = True
     llama_like: ClassVar[bool] = True  # llama.cpp-style servers: request fixes (agents.models)
+    forced_tool_choice = "required"
 
     def chat_model(self, name: str, settings: GenerationSettings, client: ClientOptions,
                    **extra: Any) -> BaseChatModel:
@@ -185,6 +189,7 @@ class Anthropic(Provider):
     name = "anthropic"
     description = "Anthropic API (ANTHROPIC_API_KEY)"
     default_key = None
+    forced_tool_choice = "any"
 
     def chat_model(self, name: str, settings: GenerationSettings, client: ClientOptions,
                    **extra: Any) -> BaseChatModel:
@@ -199,6 +204,7 @@ class Google(Provider):
     name = "google"
     description = "Google Gemini API (GOOGLE_API_KEY)"
     default_key = None
+    forced_tool_choice = "any"
 
     def chat_model(self, name: str, settings: GenerationSettings, client: ClientOptions,
                    **extra: Any) -> BaseChatModel:

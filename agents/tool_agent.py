@@ -5,7 +5,9 @@ limit stops the loop, included), a cap on tool calls per sample, tool errors and
 not a JSON object returned to the model as ``ToolMessage(status="error")``
 (``ToolNode(handle_tool_errors=tool_error_message)``: the reason, capped), and repeated identical calls
 not executed again: the model gets the earlier result back and, if a whole round is repeats, one last call to
-answer. ``recursion_limit`` is set from the step limit as a backstop. An optional token budget per sample
+answer. ``recursion_limit`` is set from the step limit as a backstop. With ``forced_tool_choice`` (the provider's
+value, see :attr:`agents.providers.Provider.forced_tool_choice`) the first model call must call a tool; later
+calls, the final-answer call included, are free. An optional token budget per sample
 (input + output tokens over all model calls) stops the loop without a further call. Model calls go through a
 :class:`~agents.model_call.ModelCaller` (retries, cache); a run that fails raises
 :class:`~agents.model_call.AgentError` carrying the trace recorded so far.
@@ -13,6 +15,7 @@ answer. ``recursion_limit`` is set from the step limit as a backstop. An optiona
 
 from __future__ import annotations
 
+import copy
 import json
 import operator
 import time
@@ -21,6 +24,7 @@ from typing import Annotated, Any, TypedDict
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
@@ -79,24 +83,37 @@ def _call_key(name: str, args: Any) -> str:
     return name + ":" + json.dumps(args, sort_keys=True, default=str)
 
 
+def _choice_caller(caller: ModelCaller, tool_choice: str) -> ModelCaller:
+    """``caller`` (same retries, same cache) whose cache key also names ``tool_choice``: a forced call and a free
+    call on the same messages are different requests."""
+    out = copy.copy(caller)
+    out.identity = {**caller.identity, "tool_choice": tool_choice}
+    return out
+
+
 class ToolAgent:
     """A LangGraph agent over any LangChain chat model that supports ``bind_tools``."""
 
     def __init__(self, model: BaseChatModel, tools: Sequence[BaseTool], limits: AgentLimits | None = None,
-                 caller: ModelCaller | None = None) -> None:
+                 caller: ModelCaller | None = None, forced_tool_choice: str | None = None) -> None:
         self.model = model
         self.tools = list(tools)
         self.limits = limits or AgentLimits()
         self.caller = caller or DEFAULT_CALLER
         self.bound = model.bind_tools(self.tools) if self.tools else model
+        self.first: tuple[Runnable[Any, Any], ModelCaller] = (self.bound, self.caller)
+        if self.tools and forced_tool_choice is not None:
+            self.first = (model.bind_tools(self.tools, tool_choice=forced_tool_choice),
+                          _choice_caller(self.caller, forced_tool_choice))
         self.tool_node = ToolNode(self.tools, handle_tool_errors=tool_error_message)
         self.graph = self._build()
 
     async def _model_call(self, state: _State, extra: list[AnyMessage] | None = None) -> dict[str, Any]:
         messages = list(state["messages"]) + list(extra or [])
         sent = state.get("sent", 0)
+        runnable, caller = self.first if not state.get("steps") else (self.bound, self.caller)
         try:
-            out = await self.caller.call(self.bound, messages, self.tools)
+            out = await caller.call(runnable, messages, self.tools)
         except ModelCallError as exc:
             event = exc.event.model_copy(update={"messages_in": dicts(messages[sent:]),
                                                  "tools_offered": [t.name for t in self.tools]})

@@ -10,6 +10,11 @@ Built in:
 - ``tools``: the LangGraph agent with the task's own tool sets (see :class:`ToolsCondition` for why not all).
 - ``tools[all]``: the agent with every registered tool set.
 - ``tools[a,b]``: the agent with exactly these tool sets (ablations).
+- ``tools-required``, ``tools-required[all]``, ``tools-required[a,b]``: like ``tools`` with the same tool sets,
+  but the agent's first model call must call a tool (the provider's ``tool_choice`` that forces one,
+  :attr:`agents.providers.Provider.forced_tool_choice`); later calls are free. So a gap can be split into whether
+  the model chooses tools and how well it does with them. A provider that cannot force a call (``scripted/``) runs
+  it as ``tools``, and the run says so in one line (:func:`unforced_note`).
 - ``inject-tz`` / ``replace-city``: knowledge injection (GeoTemp §7): the intrinsic answerer on the task's
   ``inject_tz`` / ``replace_city`` variant (:class:`tasks.registry.Variant`), whose prompt adds each city's UTC
   offset / replaces each city by its offset. Samples of tasks without that variant are stored as
@@ -22,7 +27,7 @@ stored under the original sample id, so every condition pairs with every other o
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -54,6 +59,8 @@ class AnswerContext:
     seed: int = 42
     epoch: int = 0
     trace_sink: list[TraceEvent] = field(default_factory=list)
+    forced_tool_choice: str | None = None
+    """The model's provider's ``tool_choice`` that forces a tool call; None: it cannot force one."""
 
 
 class NotApplicable(Exception):
@@ -118,6 +125,8 @@ class NoteOnlyCondition(BaseCondition):
 
 
 ALL_TOOLSETS = "all"
+TOOLS = "tools"
+TOOLS_REQUIRED = "tools-required"
 
 
 class ToolsCondition(BaseCondition):
@@ -127,13 +136,16 @@ class ToolsCondition(BaseCondition):
     tool set: each tool's schema is part of every prompt, and the embedded 1.5B model reads prompts at about
     84 tokens/s, so offering every tool set would multiply the cost of each call and bury the relevant tools.
     ``tools[all]`` offers every registered tool set (what "all default tool sets" means literally);
-    ``tools[a,b]`` offers exactly the named sets (ablations).
+    ``tools[a,b]`` offers exactly the named sets (ablations). With ``require_tool_call`` (``tools-required``) the
+    agent's first call is forced to call a tool where the provider can force one.
     """
 
-    def __init__(self, toolsets: tuple[str, ...] | None = None) -> None:
+    def __init__(self, toolsets: tuple[str, ...] | None = None, require_tool_call: bool = False) -> None:
         self.toolsets = toolsets
-        self.name = "tools" if toolsets is None else f"tools[{','.join(toolsets)}]"
-        self._agents: dict[tuple[int, int, tuple[str, ...], tuple[Any, ...]], ToolAgent] = {}
+        self.require_tool_call = require_tool_call
+        base = TOOLS_REQUIRED if require_tool_call else TOOLS
+        self.name = base if toolsets is None else f"{base}[{','.join(toolsets)}]"
+        self._agents: dict[tuple[int, int, tuple[str, ...], tuple[Any, ...], str | None], ToolAgent] = {}
 
     def toolsets_for(self, task: Task) -> tuple[str, ...]:
         if self.toolsets is None:
@@ -148,9 +160,10 @@ class ToolsCondition(BaseCondition):
 
     async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
         sets = self.toolsets_for(task)
-        key = (id(ctx.model), id(ctx.caller), sets, tuple(ctx.limits.model_dump().values()))
+        choice = ctx.forced_tool_choice if self.require_tool_call else None
+        key = (id(ctx.model), id(ctx.caller), sets, tuple(ctx.limits.model_dump().values()), choice)
         if key not in self._agents:
-            self._agents[key] = ToolAgent(ctx.model, get_tools(list(sets)), ctx.limits, ctx.caller)
+            self._agents[key] = ToolAgent(ctx.model, get_tools(list(sets)), ctx.limits, ctx.caller, choice)
         return await self._agents[key].run(with_tools_note(sample.messages), trace_sink=ctx.trace_sink)
 
 
@@ -203,7 +216,7 @@ _PARAM = re.compile(r"^(?P<base>[a-z0-9_-]+)\[(?P<args>[^\]]*)\]$")
 
 
 class UnknownConditionError(UnknownNameError):
-    """A condition that is not registered, or ``tools[...]`` with bad arguments."""
+    """A condition that is not registered, or ``tools[...]`` / ``tools-required[...]`` with bad arguments."""
 
 
 CONDITIONS: Registry[ConditionFactory] = Registry("condition", BUILTIN_MODULES, error=UnknownConditionError)
@@ -224,18 +237,31 @@ def note_only(spec: str) -> Condition:
     return NoteOnlyCondition()
 
 
-@register_condition("tools")
-def tools(spec: str) -> Condition:
-    """``tools`` (the task's own tool sets), ``tools[all]`` or ``tools[a,b]``."""
+def _toolsets(spec: str) -> tuple[str, ...] | None:
+    """The tool sets named by ``base[a,b]`` (None for a bare ``base``); UnknownConditionError for bad forms."""
     m = _PARAM.match(spec)
     if not m:
-        return ToolsCondition()
+        return None
     sets = tuple(s.strip() for s in m.group("args").split(",") if s.strip())
+    base = m.group("base")
     if not sets:
-        raise UnknownConditionError(f"condition {spec!r} names no tool sets; e.g. tools[geodesy] or tools[all]")
+        raise UnknownConditionError(f"condition {spec!r} names no tool sets; e.g. {base}[geodesy] or {base}[all]")
     if ALL_TOOLSETS in sets and len(sets) > 1:
         raise UnknownConditionError(f"condition {spec!r}: 'all' cannot be combined with other tool sets")
-    return ToolsCondition(sets)
+    return sets
+
+
+@register_condition(TOOLS)
+def tools(spec: str) -> Condition:
+    """``tools`` (the task's own tool sets), ``tools[all]`` or ``tools[a,b]``."""
+    return ToolsCondition(_toolsets(spec))
+
+
+@register_condition(TOOLS_REQUIRED)
+def tools_required(spec: str) -> Condition:
+    """``tools-required``, ``tools-required[all]`` or ``tools-required[a,b]``: ``tools`` whose first call must call
+    a tool."""
+    return ToolsCondition(_toolsets(spec), require_tool_call=True)
 
 
 @register_condition("inject-tz")
@@ -249,9 +275,19 @@ def replace_city(spec: str) -> Condition:
 
 
 def condition_names() -> list[str]:
-    """The registered conditions, the tool agent's forms first."""
-    first = ["intrinsic", "tools", "tools[all]", "tools[set1,set2]"]
+    """The registered conditions, the tool agent's forms first (``tools-required`` takes the same arguments)."""
+    first = ["intrinsic", TOOLS, "tools[all]", "tools[set1,set2]", TOOLS_REQUIRED, "tools-required[set1,set2]"]
     return first + [n for n in CONDITIONS.names() if n not in first]
+
+
+def unforced_note(model: str, conditions: Sequence[Condition], forced_tool_choice: str | None) -> str | None:
+    """The one line a run prints when it has ``tools-required`` conditions but ``model``'s provider cannot force a
+    tool call (they then run as ``tools``); None otherwise."""
+    required = [c for c in conditions if isinstance(c, ToolsCondition) and c.require_tool_call]
+    if forced_tool_choice is not None or not required:
+        return None
+    runs = ", ".join(f"{c.name} runs as {ToolsCondition(c.toolsets).name}" for c in required)
+    return f"note: {model} cannot force a tool call; {runs}"
 
 
 def split_conditions(text: str) -> list[str]:
@@ -269,10 +305,11 @@ def split_conditions(text: str) -> list[str]:
 
 
 def get_condition(spec: str) -> Condition:
-    """Resolve ``intrinsic``, ``tools``, ``tools[all]``, ``tools[geodesy,gazetteer]`` or a registered name."""
+    """Resolve ``intrinsic``, ``tools``, ``tools[all]``, ``tools[geodesy,gazetteer]``, ``tools-required[...]`` or a
+    registered name."""
     spec = spec.strip()
     m = _PARAM.match(spec)
-    name = "tools" if m and m.group("base") == "tools" else spec
+    name = m.group("base") if m and m.group("base") in (TOOLS, TOOLS_REQUIRED) else spec
     if name not in CONDITIONS:
         raise CONDITIONS.unknown(spec, condition_names())
     return CONDITIONS.get(name)(spec)

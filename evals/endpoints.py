@@ -61,4 +61,4 @@ class SpecEndpointFactory:
         caller = ModelCaller(retry_policy(spec), cache=cache,
                              identity=cache_identity(spec, epoch, self.served) if cache else None,
                              cache_max_age_s=max_age_s(spec.model, self.base_url))
-        return Endpoint(model, caller)
+        return Endpoint(model, caller, provider.forced_tool_choice)

@@ -24,6 +24,7 @@ from agents.models import parse_model
 from agents.providers import PROVIDERS, ServerUnavailable
 from agents.secrets import redact
 from evals.analysis import overall, usage
+from evals.conditions import unforced_note
 from evals.endpoints import SpecEndpointFactory
 from evals.executors import Executor, ExecutorUnavailable, Job
 from evals.export import ExportError, export
@@ -57,6 +58,8 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
     spec = run.spec
     model = parse_model(spec.model)
     provider = PROVIDERS.get(model.provider)
+    if note := unforced_note(spec.model, conditions, provider.forced_tool_choice):
+        console.print(note, markup=False, highlight=False)
     cache = CallCache() if spec.cache else None
     with ExitStack() as stack:
         if cache is not None:

@@ -63,10 +63,12 @@ def endpoint_name(model: object, spec: RunSpec) -> str:
 
 @dataclass(frozen=True)
 class Endpoint:
-    """The model of one epoch and the caller that calls it (retries, cache)."""
+    """The model of one epoch, the caller that calls it (retries, cache) and its provider's ``tool_choice`` that
+    forces a tool call (None: it cannot force one)."""
 
     model: BaseChatModel
     caller: ModelCaller
+    forced_tool_choice: str | None = None
 
 
 EndpointFactory = Callable[[int], "Endpoint | BaseChatModel"]
@@ -116,7 +118,7 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
     if not isinstance(endpoint, Endpoint):
         endpoint = Endpoint(endpoint, ModelCaller(retry_policy(spec)))
     ctx = AnswerContext(model=endpoint.model, limits=limits_of(spec), caller=endpoint.caller, seed=spec.seed,
-                        epoch=epoch)
+                        epoch=epoch, forced_tool_choice=endpoint.forced_tool_choice)
     loop = asyncio.get_running_loop()
     t0 = loop.time()
     asked, scorer = sample, task
