@@ -5,14 +5,23 @@ The ``geogap-tools`` chat handler renders the GGUF's own chat template (tools in
 the call example, tool-call arguments as objects, ``null`` content as ``""``), generates with ``max_tokens``
 honoured, and turns ``<tool_call>`` blocks, fenced JSON or inline JSON naming a known tool into real OpenAI
 ``tool_calls``. The model's raw text is returned as the message content so traces keep it.
+
+``tool_choice`` "required" (or one named function) with tools: generation is constrained by a llama.cpp grammar
+(:func:`forced_call_grammar`) so the reply is exactly one Qwen tool call, ``<tool_call>`` and a JSON object whose
+``name`` is an offered tool and whose ``arguments`` match that tool's parameters; "auto", "none" or none: free.
+
+``usage.prompt_tokens_details.cached_tokens`` (OpenAI's field) counts the prompt tokens llama.cpp reuses from the
+previous request's evaluation instead of reading them again (:func:`reused_prompt_tokens`).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import time
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from agents.tool_call_text import extract_tool_calls, strip_tool_calls
@@ -63,6 +72,58 @@ def render_prompt(template: str, messages: list[dict[str, Any]], tools: list[dic
     return prompt.replace(DOUBLED_EXAMPLE, SINGLE_EXAMPLE)
 
 
+def forced_tools(tools: list[dict[str, Any]] | None, tool_choice: Any) -> list[dict[str, Any]]:
+    """The functions one of which the reply must call: all offered for "required", the named one for
+    ``{"type": "function", "function": {"name": ...}}``; none when ``tool_choice`` does not force a call."""
+    functions = [t["function"] for t in tools or []]
+    if not functions:
+        return []
+    if tool_choice == "required":
+        return functions
+    if isinstance(tool_choice, dict) and tool_choice.get("type") == "function":
+        name = (tool_choice.get("function") or {}).get("name")
+        named = [f for f in functions if f["name"] == name]
+        if not named:
+            raise ValueError(f"tool_choice names {name!r}, which is not among the tools offered")
+        return named
+    return []
+
+
+def forced_call_grammar(functions: list[dict[str, Any]]) -> str:
+    """A GBNF grammar of exactly one Qwen tool call: ``<tool_call>``, a newline and ``{"name": ..., "arguments":
+    ...}`` naming one of ``functions`` with arguments matching its parameters (llama-cpp-python's JSON-schema
+    converter; each function's ``$ref``s resolved in its own parameters)."""
+    from llama_cpp.llama_grammar import SchemaConverter
+
+    converter = SchemaConverter(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
+    calls = [{"type": "object", "required": ["name", "arguments"], "properties": {
+        "name": {"const": f["name"]},
+        "arguments": converter.resolve_refs(copy.deepcopy(f.get("parameters") or {"type": "object", "properties": {}}),
+                                            f["name"]),
+    }} for f in functions]
+    converter.visit(calls[0] if len(calls) == 1 else {"oneOf": calls}, "call")
+    return 'root ::= "<tool_call>\\n" call\n' + converter.format_grammar()
+
+
+def reused_prompt_tokens(held: Sequence[int], prompt: Sequence[int], logits_live: bool) -> int:
+    """How many tokens of ``prompt`` llama-cpp-python's ``Llama.generate`` (0.3.36) keeps from ``held``, the
+    tokens of its last evaluation, instead of evaluating them again.
+
+    The longest common prefix is kept, less one token when it covers the whole prompt (that token is evaluated
+    again to get fresh logits), unless ``held`` is exactly the prompt and its logits come from a live decode
+    (``logits_live``): then nothing is evaluated. Assumes the KV cache can drop a suffix (true of transformer
+    models such as Qwen; llama.cpp says otherwise for recurrent ones) and no ``LlamaCache`` (the server has none).
+    """
+    common = 0
+    for a, b in zip(held, prompt, strict=False):
+        if a != b:
+            break
+        common += 1
+    if common == len(prompt):
+        return common if logits_live and len(held) == len(prompt) else max(common - 1, 0)
+    return common
+
+
 def make_handler(template: str) -> Any:
     """A llama-cpp-python chat completion handler over ``template``."""
 
@@ -71,17 +132,24 @@ def make_handler(template: str) -> Any:
                 top_k: int = 40, min_p: float = 0.05, stream: bool = False, stop: Any = None,
                 seed: int | None = None, max_tokens: int | None = None, repeat_penalty: float = 1.0,
                 presence_penalty: float = 0.0, frequency_penalty: float = 0.0, model: str | None = None,
-                **_: Any) -> dict[str, Any]:
+                tool_choice: Any = None, **_: Any) -> dict[str, Any]:
+        from llama_cpp.llama_grammar import LlamaGrammar
+
         if stream:
             raise ValueError("streaming is not supported by the geogap-tools handler")
         if functions and not tools:
             tools = [{"type": "function", "function": f} for f in functions]
-        prompt = render_prompt(template, messages, tools)
+        forced = forced_tools(tools, tool_choice)
+        # tokenized as create_completion would a string prompt (BOS/EOS where the model adds them); passing the
+        # tokens makes the reuse count below exact
+        prompt = llama.tokenize(render_prompt(template, messages, tools).encode("utf-8"), add_bos=True, special=True)
+        cached = reused_prompt_tokens(llama._input_ids.tolist(), prompt, logits_live=not llama._requires_eval)
         stops = list(STOPS) + ([stop] if isinstance(stop, str) else list(stop or []))
         completion = llama.create_completion(
             prompt=prompt, max_tokens=max_tokens if max_tokens and max_tokens > 0 else None,
             temperature=temperature, top_p=top_p, top_k=top_k, min_p=min_p, stop=stops, seed=seed,
             repeat_penalty=repeat_penalty, presence_penalty=presence_penalty, frequency_penalty=frequency_penalty,
+            grammar=LlamaGrammar.from_string(forced_call_grammar(forced), verbose=False) if forced else None,
         )
         text = completion["choices"][0]["text"]
         finish = completion["choices"][0].get("finish_reason") or "stop"
@@ -100,7 +168,7 @@ def make_handler(template: str) -> Any:
             "id": f"chatcmpl-{uuid.uuid4().hex[:16]}", "object": "chat.completion", "created": int(time.time()),
             "model": model or completion.get("model", ""),
             "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
-            "usage": completion.get("usage", {}),
+            "usage": {**completion.get("usage", {}), "prompt_tokens_details": {"cached_tokens": cached}},
         }
 
     return handler
@@ -116,7 +184,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     import uvicorn
-    from llama_cpp import Llama, llama_chat_format
+    from llama_cpp import Llama, llama_chat_format, llama_types
+    from pydantic import ConfigDict, with_config
+
+    # the server's response model lists three usage fields and would drop prompt_tokens_details: keep extra
+    # fields (before the app module builds its routes' response models)
+    with_config(ConfigDict(extra="allow"))(llama_types.CompletionUsage)
     from llama_cpp.server.app import create_app
     from llama_cpp.server.settings import ModelSettings, ServerSettings
 

@@ -1,5 +1,6 @@
 """End to end on the real embedded model: the server starts and stops, both conditions are stored, every tool
-call the model made is in the trace. Asserts what must hold whatever the model answers."""
+call the model made is in the trace; tool_choice "required" gets a tool call (the grammar of every tool parses)
+and a repeated prompt reports its reused tokens. Asserts what must hold whatever the model answers."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ import socket
 from pathlib import Path
 
 import pytest
+from langchain_core.messages import HumanMessage
+from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from agents.messages import usage
 from evals.compare import main
 from evals.store import RunStore
+from tools.registry import get_tools, toolset_names
 
 pytestmark = pytest.mark.e2e
 
@@ -56,3 +61,36 @@ def test_compare_runs_both_conditions_on_the_embedded_model(tmp_path: Path, caps
     assert (run_dir / "results.json").exists() and (run_dir / "results.jsonl").exists()
     assert (run_dir / "report.html").exists() and (run_dir / "results.csv").exists()
     assert (run_dir / "server.log").exists()
+
+
+def test_llama_cpp_parses_the_forced_call_grammar_of_every_tool() -> None:
+    import llama_cpp
+
+    from agents.llama_server import forced_call_grammar
+    from agents.local_model import ensure_model_file
+
+    functions = [convert_to_openai_tool(t)["function"] for t in get_tools(list(toolset_names()))]
+    vocab_only = llama_cpp.Llama(model_path=str(ensure_model_file()), vocab_only=True, verbose=False)
+    vocab = llama_cpp.llama_model_get_vocab(vocab_only._model.model)
+    for grammar in [forced_call_grammar(functions), *(forced_call_grammar([f]) for f in functions)]:
+        sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode(), b"root")
+        assert sampler, grammar[:400]  # NULL: llama.cpp could not parse it
+        llama_cpp.llama_sampler_free(sampler)
+
+
+def test_required_tool_choice_makes_the_embedded_model_call_a_tool() -> None:
+    from agents.local_model import LocalModelServer
+    from agents.models import create_chat_model
+
+    distance = [t for t in get_tools(["geodesy"]) if t.name == "distance_km"]
+    with LocalModelServer() as server:
+        model = create_chat_model("local/qwen2.5-coder-1.5b", base_url=server.base_url)
+        forced = model.bind_tools(distance, tool_choice="required")
+        question = [HumanMessage("Reply with the word hello.")]
+        replies = [forced.invoke(question), forced.invoke(question)]
+    for reply in replies:
+        assert [c["name"] for c in reply.tool_calls] == ["distance_km"], reply.content
+        assert set(reply.tool_calls[0]["args"]) >= {"lat1", "lon1", "lat2", "lon2"}
+    first, second = usage(replies[0]), usage(replies[1])
+    assert first[2] == 0  # a fresh server holds nothing
+    assert second[0] == first[0] and second[2] == second[0] - 1  # all reused but the one token read again
