@@ -4,20 +4,24 @@ Errors are not answers: a sample whose model call failed (status ``error``) is l
 paired gap and of McNemar, and counted apart; a task or condition with errors is marked incomplete. Pairing is
 always on the same (sample id, epoch) and a pair counts only when both conditions answered (status ``ok``);
 ``not_applicable`` results are left out on both sides. Among answered samples the answer statuses (answered,
-hedged, unparsed, refused) are counted and given as shares.
+hedged, unparsed, refused) are counted and given as shares. Each tool condition's answered samples are split by
+whether they called a tool (accuracy each way, the paired cells against the baseline) and checked against what
+their tools returned (:mod:`evals.fidelity`).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from agents.trace import ModelCallEvent
+from evals import fidelity
 from evals.records import SampleResult
 from evals.stats import error_summary, mcnemar_exact, paired_bootstrap_gap, wilson
-from tasks.records import ANSWER_STATUSES
+from tasks.records import ANSWER_STATUSES, Sample
 
 BASELINE_CONDITION = "intrinsic"
 # Breakdown dimension -> the sample meta keys that carry it, first present wins ("family" comes from the task).
@@ -57,12 +61,68 @@ class ConditionSummary(BaseModel):
     tool_error_rate: float | None = Field(default=None, description="Tool calls that returned an error / tool calls")
     input_tokens: int = 0
     output_tokens: int = 0
-    cached_tokens: int = 0
+    cached_tokens: int = Field(default=0, description="Prompt tokens the provider read from its prompt (KV) cache, "
+                               "part of input_tokens (failed samples included)")
+    cached_share: float | None = Field(default=None, description="cached_tokens / input_tokens; null without input "
+                                       "tokens")
     cost_usd: float | None = None
     mean_latency_s: float = 0.0
     retries: int = 0
     cache_hits: int = 0
     stop_reasons: dict[str, int] = Field(default_factory=dict)
+
+
+class Rate(BaseModel):
+    """correct / n with its Wilson 95 % interval; accuracy and interval null when n is 0."""
+
+    n: int
+    correct: int
+    accuracy: float | None
+    ci: tuple[float, float] | None
+
+    @classmethod
+    def of(cls, results: Sequence[SampleResult]) -> Rate:
+        n, correct = len(results), sum(1 for r in results if _correct(r))
+        return cls(n=n, correct=correct, accuracy=correct / n if n else None, ci=wilson(correct, n) if n else None)
+
+
+class PairedToolUse(BaseModel):
+    """Pairs with the baseline (same sample id and epoch, answered in both) by baseline right/wrong, tools used
+    or not in this condition, and this condition right/wrong: the eight cells of the 2×2×2, each named."""
+
+    n_paired: int = Field(description="Pairs answered (status ok) in both conditions; failed samples never pair")
+    gained_with_tools: int = Field(description="Baseline wrong, called a tool, right")
+    lost_despite_tools: int = Field(description="Baseline right, called a tool, wrong")
+    same_with_tools_right: int = Field(description="Called a tool, right in both")
+    same_with_tools_wrong: int = Field(description="Called a tool, wrong in both")
+    never_tried_gained: int = Field(description="Baseline wrong, no tool call, right")
+    never_tried_lost: int = Field(description="Baseline right, no tool call, wrong")
+    never_tried_same_right: int = Field(description="No tool call, right in both")
+    never_tried_same_wrong: int = Field(description="No tool call, wrong in both")
+
+
+class Fidelity(BaseModel):
+    """Whether final answers agree with what the tools returned (:mod:`evals.fidelity`)."""
+
+    checked: int = Field(description="Answered samples (status ok, answer parsed) with a successful tool result "
+                         "whose answer could be compared with the results' values")
+    disagree: int = Field(description="Checked samples whose answer matches no value the tools returned")
+    not_comparable: int = Field(description="Such samples whose answer cannot be compared (non-JSON result, no "
+                                "value of the answer's kind, nested answer), counted apart")
+    share: float | None = Field(description="disagree / checked; null when nothing was checked")
+
+
+class ToolUse(BaseModel):
+    """How one tool condition used its tools: adoption, accuracy by use, the paired cells and fidelity. Samples
+    whose model call failed (status error) and not-applicable ones never enter."""
+
+    n: int = Field(description="Samples answered (status ok) in this condition")
+    used_tools: int = Field(description="Answered samples with at least one executed tool call (ok or error)")
+    used_share: float | None = Field(description="used_tools / n; null when n is 0")
+    with_tools: Rate = Field(description="Accuracy of the answered samples that called a tool")
+    without_tools: Rate = Field(description="Accuracy of the answered samples that called no tool")
+    paired: PairedToolUse | None = Field(default=None, description="Against the baseline; null without one")
+    fidelity: Fidelity
 
 
 class TaskComparison(BaseModel):
@@ -71,6 +131,9 @@ class TaskComparison(BaseModel):
     conditions: dict[str, ConditionSummary]
     gap: dict[str, Any] | None = Field(default=None, description="Per other condition: the paired gap vs intrinsic")
     breakdowns: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
+    tool_use: dict[str, ToolUse] = Field(default_factory=dict, description=(
+        "Per tool condition (its model calls were offered tools, or its name starts with 'tools'): adoption, "
+        "accuracy with and without tool calls, the paired cells against the baseline and tool-result fidelity"))
     errors: int = Field(default=0, description="Samples that ended in error, over all conditions")
     complete: bool = Field(default=True, description="No sample of the task ended in error in any condition")
 
@@ -130,6 +193,7 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
         samples_with_tool_calls=sum(1 for r in rs if r.tool_calls),
         tool_error_rate=sum(r.tool_errors for r in rs) / tool_calls if tool_calls else None,
         **{**spent_usage, "cost_usd": spent_usage["cost_usd"] if spent else None},
+        cached_share=spent_usage["cached_tokens"] / spent_usage["input_tokens"] if spent_usage["input_tokens"] else None,
         mean_latency_s=sum(r.latency_s for r in rs) / n if n else 0.0,
         stop_reasons=dict(Counter(r.stop_reason or r.status for r in spent)),
     )
@@ -159,6 +223,49 @@ def paired_gap(base: dict[str, SampleResult], other: dict[str, SampleResult], *,
     return {"n_paired": len(ids), "gap": mean, "ci": [lo, hi], "gained": gained, "lost": lost,
             "wrong_to_right": gained, "right_to_wrong": lost, "mcnemar_p": mcnemar_exact(lost, gained),
             "score_gap": smean, "score_ci": [slo, shi]}
+
+
+def is_tool_condition(condition: str, results: Iterable[SampleResult]) -> bool:
+    """A condition that offers tools: its model calls were offered some, or its name starts with ``tools``."""
+    return condition.startswith("tools") or any(
+        isinstance(e, ModelCallEvent) and e.tools_offered for r in results for e in r.trace)
+
+
+def _fidelity(results: Iterable[SampleResult], samples: Mapping[str, Sample] | None) -> Fidelity:
+    verdicts = Counter(fidelity.of_result(r, (samples or {}).get(r.sample_id)) for r in results)
+    checked = verdicts["agree"] + verdicts["disagree"]
+    return Fidelity(checked=checked, disagree=verdicts["disagree"], not_comparable=verdicts["not_comparable"],
+                    share=verdicts["disagree"] / checked if checked else None)
+
+
+def _paired_tool_use(base: dict[str, SampleResult], other: dict[str, SampleResult]) -> PairedToolUse:
+    cells: Counter[tuple[bool, bool, bool]] = Counter(
+        (bool(_correct(base[k])), other[k].tool_calls > 0, bool(_correct(other[k]))) for k in _both_answered(base, other))
+    return PairedToolUse(
+        n_paired=sum(cells.values()),
+        gained_with_tools=cells[False, True, True], lost_despite_tools=cells[True, True, False],
+        same_with_tools_right=cells[True, True, True], same_with_tools_wrong=cells[False, True, False],
+        never_tried_gained=cells[False, False, True], never_tried_lost=cells[True, False, False],
+        never_tried_same_right=cells[True, False, True], never_tried_same_wrong=cells[False, False, False])
+
+
+def tool_use(conds: dict[str, dict[str, SampleResult]], conditions: Sequence[str], baseline: str = BASELINE_CONDITION,
+             samples: Mapping[str, Sample] | None = None) -> dict[str, ToolUse]:
+    """Per tool condition other than ``baseline`` (results keyed by sample id and epoch): adoption, accuracy with
+    and without tool calls, the paired cells against ``baseline`` and fidelity (option answers read through
+    ``samples``, by id). Only answered results (status ok) enter."""
+    out = {}
+    for c in conditions:
+        if c == baseline or c not in conds or not is_tool_condition(c, conds[c].values()):
+            continue
+        answered = [r for r in conds[c].values() if r.status == "ok"]
+        used = [r for r in answered if r.tool_calls > 0]
+        out[c] = ToolUse(
+            n=len(answered), used_tools=len(used), used_share=len(used) / len(answered) if answered else None,
+            with_tools=Rate.of(used), without_tools=Rate.of([r for r in answered if not r.tool_calls]),
+            paired=_paired_tool_use(conds[baseline], conds[c]) if baseline in conds else None,
+            fidelity=_fidelity(answered, samples))
+    return out
 
 
 def _index(results: Iterable[SampleResult]) -> dict[str, dict[str, SampleResult]]:
@@ -212,8 +319,9 @@ def breakdowns(results: Sequence[SampleResult], conditions: Sequence[str], basel
 
 
 def compare(results: list[SampleResult], conditions: list[str], baseline: str = BASELINE_CONDITION, *,
-            with_breakdowns: bool = False) -> list[TaskComparison]:
-    """Per task: a summary per condition and, for each other condition, the paired gap against ``baseline``."""
+            with_breakdowns: bool = False, samples: Mapping[str, Sample] | None = None) -> list[TaskComparison]:
+    """Per task: a summary per condition, for each other condition the paired gap against ``baseline``, and each
+    tool condition's tool use (:func:`tool_use`, with ``samples`` by id for option answers)."""
     by_task: dict[str, list[SampleResult]] = defaultdict(list)
     for r in results:
         by_task[r.task].append(r)
@@ -224,20 +332,22 @@ def compare(results: list[SampleResult], conditions: list[str], baseline: str = 
         n_errors = sum(s.errors for s in summary.values())
         out.append(TaskComparison(
             task=task, family=family_of(task), conditions=summary, gap=_gaps(conds, conditions, baseline),
-            errors=n_errors, complete=n_errors == 0,
+            tool_use=tool_use(conds, conditions, baseline, samples), errors=n_errors, complete=n_errors == 0,
             breakdowns=breakdowns(by_task[task], conditions, baseline,
                                   [d for d in DIMENSIONS if d != "family"]) if with_breakdowns else {},
         ))
     return out
 
 
-def overall(results: list[SampleResult], conditions: list[str], baseline: str = BASELINE_CONDITION) -> TaskComparison:
-    """All tasks pooled (items weighted equally), with the paired gap over every paired item."""
+def overall(results: list[SampleResult], conditions: list[str], baseline: str = BASELINE_CONDITION, *,
+            samples: Mapping[str, Sample] | None = None) -> TaskComparison:
+    """All tasks pooled (items weighted equally), with the paired gap over every paired item and tool use."""
     conds = _index(results)
     summary = {c: summarise(list(conds[c].values())) for c in conditions if c in conds}
     n_errors = sum(s.errors for s in summary.values())
     return TaskComparison(task=ALL_TASKS, family="", conditions=summary, gap=_gaps(conds, conditions, baseline),
-                          errors=n_errors, complete=n_errors == 0)
+                          tool_use=tool_use(conds, conditions, baseline, samples), errors=n_errors,
+                          complete=n_errors == 0)
 
 
 def compare_runs(current: list[SampleResult], baseline: list[SampleResult]) -> list[dict[str, Any]]:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from agents.secrets import redact_json
@@ -17,7 +20,9 @@ from evals.analysis import (
     ANSWER_STATUSES,
     BASELINE_CONDITION,
     ConditionSummary,
+    Rate,
     TaskComparison,
+    ToolUse,
     breakdowns,
     compare,
     compare_runs,
@@ -25,6 +30,7 @@ from evals.analysis import (
     summarise,
 )
 from evals.records import SampleResult
+from tasks.records import Sample
 
 __all__ = ["ConditionSummary", "TaskComparison", "build_report", "compare", "pct", "print_table", "render_table",
            "signed_pct", "summarise", "write_results_json"]
@@ -56,7 +62,7 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
     with errors is marked incomplete; errors are in neither n, accuracy nor the gap."""
     table = Table(title=title or "Tool-free gap", show_lines=False,
                   caption="n: answered samples (errors left out of accuracy and gap) · status %: answered/hedged/"
-                          "unparsed/refused")
+                          f"unparsed/refused\n{escape(cached_tokens_line(comparisons, conditions))}")
     table.add_column("task")
     table.add_column("n", justify="right")
     for c in conditions:
@@ -91,19 +97,75 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
     return table
 
 
+def cached_tokens_line(comparisons: list[TaskComparison], conditions: list[str]) -> str:
+    """Prompt tokens read from the provider's cache per condition, summed over the tasks, with their share of
+    the input tokens, e.g. ``cached prompt tokens: intrinsic 0 (0 %), tools 41,200 (62 %)``."""
+    parts = []
+    for c in conditions:
+        rows = [t.conditions[c] for t in comparisons if t.task != ALL_TASKS and c in t.conditions]
+        cached, total = sum(s.cached_tokens for s in rows), sum(s.input_tokens for s in rows)
+        parts.append(f"{c} {cached:,} ({100 * cached / total:.0f} %)" if total else f"{c} {cached:,}")
+    return "cached prompt tokens: " + ", ".join(parts)
+
+
+def _rate(r: Rate) -> str:
+    return f"{pct(r.accuracy)} ({r.correct}/{r.n})" if r.n else "–"
+
+
+def _disagree(u: ToolUse) -> str:
+    f = u.fidelity
+    return f"{f.disagree}/{f.checked}" + (f" · {f.not_comparable} n/c" if f.not_comparable else "")
+
+
+def render_tool_use(comparisons: list[TaskComparison], baseline: str = BASELINE_CONDITION) -> Table | None:
+    """Per task and tool condition: samples that called a tool, accuracy with and without tool calls, the
+    paired cells against ``baseline`` and answers that disagree with their tools; None without tool conditions."""
+    if not any(comp.tool_use for comp in comparisons):
+        return None
+    table = Table(title="Tool use", box=box.SIMPLE_HEAD, caption=escape(
+        "used: answered samples with a tool call · acc: % right (right/n) with / without a tool call · with tools, "
+        f"never tried: pairs with {baseline} gained / lost / same · disagree: answers matching no value their "
+        "tools returned / answers checked (n/c: not comparable)"))
+    table.add_column("task", overflow="fold", min_width=10)
+    table.add_column("condition", overflow="fold", min_width=6)
+    for name in ("used", "acc with\ntools", "acc\nwithout", "with tools\ng/l/s", "never tried\ng/l/s", "disagree"):
+        table.add_column(name, justify="right")
+    for comp in comparisons:
+        if comp.task == ALL_TASKS:
+            table.add_section()
+        for c, u in comp.tool_use.items():
+            p = u.paired
+            table.add_row(
+                escape(comp.task), escape(c), f"{u.used_tools}/{u.n} {100 * u.used_share:.0f}%" if u.used_share is not None else "–",
+                _rate(u.with_tools), _rate(u.without_tools),
+                f"{p.gained_with_tools} / {p.lost_despite_tools} / {p.same_with_tools_right + p.same_with_tools_wrong}"
+                if p else "–",
+                f"{p.never_tried_gained} / {p.never_tried_lost} / {p.never_tried_same_right + p.never_tried_same_wrong}"
+                if p else "–",
+                _disagree(u))
+    return table
+
+
 def print_table(comparisons: list[TaskComparison], conditions: list[str], console: Console | None = None,
                 title: str = "") -> None:
-    (console or Console()).print(render_table(comparisons, conditions, title))
+    """The comparison table, then the tool-use table when a condition offered tools."""
+    console = console or Console()
+    console.print(render_table(comparisons, conditions, title))
+    tools = render_tool_use(comparisons)
+    if tools is not None:
+        console.print(tools)
 
 
 def build_report(results: list[SampleResult], conditions: list[str], meta: dict[str, Any],
-                 baseline_results: list[SampleResult] | None = None) -> dict[str, Any]:
-    """Everything ``results.json`` and ``report.html`` show."""
-    tasks = compare(results, conditions, with_breakdowns=True)
+                 baseline_results: list[SampleResult] | None = None,
+                 samples: Mapping[str, Sample] | None = None) -> dict[str, Any]:
+    """Everything ``results.json`` and ``report.html`` show; ``samples`` (by id) let fidelity read option
+    answers."""
+    tasks = compare(results, conditions, with_breakdowns=True, samples=samples)
     report: dict[str, Any] = {
         "meta": meta,
         "tasks": [c.model_dump() for c in tasks],
-        "overall": overall(results, conditions).model_dump(),
+        "overall": overall(results, conditions, samples=samples).model_dump(),
         "breakdowns": breakdowns(results, conditions),
     }
     if baseline_results is not None:

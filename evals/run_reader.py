@@ -113,15 +113,18 @@ class RunReader:
                 "SELECT sample_id, record FROM samples" + _where(chunk), chunk or ())]
         return {sid: Sample.model_validate_json(rec) for sid, rec in rows}
 
-    def results(self, ids: Sequence[str] | None = None, *, with_trace: bool = True) -> Iterator[SampleResult]:
+    def results(self, ids: Sequence[str] | None = None, *, with_trace: bool = True,
+                bodies: bool = True) -> Iterator[SampleResult]:
         """The stored results (only of the sample ids ``ids`` when given) ordered by task, sample, condition and
-        epoch, with their traces in order unless asked not to."""
+        epoch, with their traces in order unless asked not to; without ``bodies`` the model calls' messages and
+        raw text are left out of the traces (tokens, tools offered and tool calls with their results kept)."""
+        record = "record" if bodies else "json_remove(record, '$.messages_in', '$.message_out', '$.raw_text')"
         with closing(self.connect()) as db:
             for chunk in _chunks(ids):
                 events: dict[Key, list[object]] = {}
                 if with_trace:
                     for sid, cond, epoch, rec in db.execute(
-                            "SELECT sample_id, condition, epoch, record FROM events" + _where(chunk)
+                            f"SELECT sample_id, condition, epoch, {record} FROM events" + _where(chunk)
                             + " ORDER BY sample_id, condition, epoch, seq", chunk or ()):
                         events.setdefault((sid, cond, int(epoch)), []).append(json.loads(rec))
                 for sid, cond, epoch, rec in db.execute(
@@ -145,6 +148,12 @@ class RunReader:
                     status=status, correct=bool(correct), parse_failed=bool(pf),
                     error=None if err is None else float(err), tool_calls=int(calls or 0), latency_s=float(lat or 0.0),
                     answer=answer if status == "ok" else None)
+
+    def tool_result_ids(self) -> list[str]:
+        """Sample ids with a tool call that returned a result (status ok) in some condition."""
+        with closing(self.connect()) as db:
+            return [r[0] for r in db.execute(
+                "SELECT DISTINCT sample_id FROM events WHERE kind = 'tool_call' AND status = 'ok' ORDER BY sample_id")]
 
     def search(self, text: str) -> set[str]:
         """Sample ids whose sample, any answer or any trace event contains ``text`` (ASCII case-insensitive)."""

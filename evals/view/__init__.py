@@ -1,8 +1,8 @@
 """The tool-call trace viewer: ``python -m evals.view [RUN_DIR ...]`` serves run directories on 127.0.0.1 and
 ``--export DIR`` writes the same pages as static files. Pages: runs, one run (spec, comparison table with
-intervals, gap chart, breakdowns), the sample list (filters, search, sort, pages) and one sample (prompt, gold,
-both answers side by side, each answer's timeline, a sketch of its geometry). Standard library only; no
-network access from the pages.
+intervals, tool use, gap chart, breakdowns), the sample list (filters, search, sort, pages) and one sample
+(prompt, gold, both answers side by side, each answer's timeline, a sketch of its geometry). Standard library
+only; no network access from the pages.
 """
 
 from evals.view.app import Viewer

@@ -4,8 +4,9 @@ A row is one (sample, epoch) seen under a pair of conditions: the baseline (``in
 condition (``tools`` by default). Its outcome is decided by correctness exactly as ``evals.report.compare``
 counts gained and lost samples: only when both conditions answered (an error is not an answer, so a row with an
 error has no outcome; an unparsable or hedged answer counts as wrong). Answer statuses (hedged, unparsed,
-refused), parse failures and errors are flags on top, so "gained with tools" in the list matches the "gained"
-count in the comparison table.
+refused), parse failures, errors, a compared answer given without a tool call and one that disagrees with its
+tools (:mod:`evals.fidelity`) are flags on top, so "gained with tools" in the list matches the "gained" count in
+the comparison table.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ PAIR_OUTCOMES: dict[str, str] = {
     "both_right": "right in both",
 }
 ANSWER_FLAGS: dict[str, str] = {"hedged": "hedged", "unparsed": "unparsed", "refused": "refused"}
-FLAG_OUTCOMES: dict[str, str] = {**ANSWER_FLAGS, "parse_failure": "parse failure", "error": "error"}
+TOOL_FLAGS: dict[str, str] = {"no_tool_call": "answered without calling a tool",
+                              "disagrees": "disagrees with its tools"}
+FLAG_OUTCOMES: dict[str, str] = {**ANSWER_FLAGS, "parse_failure": "parse failure", "error": "error", **TOOL_FLAGS}
 OUTCOMES: dict[str, str] = {**PAIR_OUTCOMES, **FLAG_OUTCOMES}
 SORTS: dict[str, str] = {
     "id": "sample id", "task": "task", "outcome": "outcome", "err_a": "baseline error", "err_b": "compared error",
@@ -67,13 +70,14 @@ class Row:
     outcome: str | None = None
     parse_failure: bool = False
     error: bool = False
+    disagrees: bool = False  # the compared answer disagrees with what its tools returned
 
     @classmethod
-    def of(cls, sample_id: str, epoch: int, task: str, a: Cell | None, b: Cell | None) -> Row:
+    def of(cls, sample_id: str, epoch: int, task: str, a: Cell | None, b: Cell | None, disagrees: bool = False) -> Row:
         """A row with its outcome and flags worked out."""
         return cls(sample_id, epoch, task, a, b, classify(a, b),
                    bool((a is not None and a.parse_failed) or (b is not None and b.parse_failed)),
-                   bool((a is not None and a.status == "error") or (b is not None and b.status == "error")))
+                   bool((a is not None and a.status == "error") or (b is not None and b.status == "error")), disagrees)
 
     @property
     def family(self) -> str:
@@ -86,6 +90,10 @@ class Row:
             return self.parse_failure
         if outcome == "error":
             return self.error
+        if outcome == "no_tool_call":  # the compared condition answered (status ok) with no tool call
+            return self.b is not None and self.b.status == "ok" and not self.b.tool_calls
+        if outcome == "disagrees":
+            return self.disagrees
         return self.outcome == outcome
 
 
@@ -171,8 +179,11 @@ class Page:
 class RunIndex:
     """Every (sample, epoch) of a run with one ``Cell`` per condition; filters and pages in memory."""
 
-    def __init__(self, cells: Iterable[tuple[str, int, str, str, Cell]], conditions: list[str]) -> None:
+    def __init__(self, cells: Iterable[tuple[str, int, str, str, Cell]], conditions: list[str],
+                 disagree: set[tuple[str, int, str]] | None = None) -> None:
+        """``disagree``: (sample id, epoch, condition) of answers that disagree with their tools."""
         self.by_key: dict[tuple[str, int], dict[str, Cell]] = {}
+        self.disagree = disagree or set()
         self.task_of: dict[str, str] = {}
         seen: list[str] = []
         for sid, epoch, cond, task, cell in cells:
@@ -211,7 +222,8 @@ class RunIndex:
     def _rows_of(self, vs: str) -> list[Row]:
         if vs not in self._rows:
             self._rows[vs] = [
-                Row.of(sid, epoch, self.task_of[sid], cells.get(self.baseline), cells.get(vs))
+                Row.of(sid, epoch, self.task_of[sid], cells.get(self.baseline), cells.get(vs),
+                       (sid, epoch, vs) in self.disagree)
                 for (sid, epoch), cells in sorted(self.by_key.items())
             ]
         return self._rows[vs]
@@ -255,9 +267,7 @@ class RunIndex:
         for r in rows:
             if r.outcome:
                 counts[r.outcome] += 1
-            counts["parse_failure"] += r.parse_failure
-            counts["error"] += r.error
-            for flag in ANSWER_FLAGS:
+            for flag in FLAG_OUTCOMES:
                 counts[flag] += r.has(flag)
         if q.outcome:
             rows = [r for r in rows if r.has(q.outcome)]

@@ -123,6 +123,8 @@ margin-right:6px;position:relative;overflow:hidden}.bar i{position:absolute;left
 .o-both_right{background:var(--both-bg);color:var(--both)}.o-both_wrong{background:var(--none-bg);color:var(--none)}
 .o-parse_failure{background:var(--pf-bg);color:var(--pf)}.o-error{background:var(--err-bg);color:var(--err)}
 .o-hedged,.o-unparsed,.o-refused{background:var(--pf-bg);color:var(--pf)}.incomplete{color:var(--err);font-weight:600}
+.o-disagrees{background:var(--lose-bg);color:var(--lose)}.o-no_tool_call{background:var(--none-bg);color:var(--none)}
+table.tooluse{width:auto}table.tooluse th[scope=row]{text-align:left;font-weight:600}
 .shares{font-variant-numeric:tabular-nums;white-space:nowrap}.wide{overflow-x:auto}
 .paper tr.k-gap td{font-weight:600}.paper tr.k-published td{color:var(--muted);font-style:italic}
 .o-repeated{background:var(--pf-bg);color:var(--pf)}.o-skipped{background:var(--none-bg);color:var(--none)}

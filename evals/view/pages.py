@@ -19,6 +19,7 @@ from evals.view.markup import Safe, esc, fmt_secs, h, join, page
 from evals.view.paper import baseline_run_table, paper_sections
 from evals.view.runs import RunHandle
 from evals.view.summary import Summary
+from evals.view.tooluse import tool_use_section
 from evals.view.widgets import acc_cell, gap_cell
 
 
@@ -278,7 +279,8 @@ def run_head(run: RunHandle, link: Linker, meta: dict[str, Any] | None = None) -
 
 def run_sections(run: RunHandle, summary: Summary, link: Linker, open_all: bool = False) -> Safe:
     """What a run's summary shows: which tasks are incomplete, a suite's paper-shaped tables, the comparison
-    table, the gap chart, the breakdowns, the comparison with a baseline run and how to read them."""
+    table, tool use per tool condition, the gap chart, the breakdowns, the comparison with a baseline run and how
+    to read them."""
     incomplete = [c.task for c in summary.comparisons if not c.complete]
     warn = h('<p class="note incomplete">Incomplete: samples ended in error in {t}; they are left out of accuracy '
              "and the gap.</p>", t=", ".join(incomplete)) if incomplete else esc("")
@@ -289,9 +291,10 @@ def run_sections(run: RunHandle, summary: Summary, link: Linker, open_all: bool 
         '<p class="note">Computing breakdowns and the pooled row… this page refreshes.</p>')
     n = len(summary.comparisons)
     return h('{warn}{paper}<h2>Comparison <span class="sub">{n} task{pl} · baseline {b} · {how}</span></h2>'
-             "{table}<h2>Gap by task</h2>{chart}<h2>Breakdowns</h2>{bd}{vs}<p class=\"note small\">{notes}</p>",
+             "{table}{tools}<h2>Gap by task</h2>{chart}<h2>Breakdowns</h2>{bd}{vs}<p class=\"note small\">{notes}</p>",
              warn=warn, paper=paper_sections(summary.paper_tables), n=n, pl="" if n == 1 else "s",
-             b=summary.baseline, how=how, table=comparison_table(run, summary, link), chart=chart, bd=bd,
+             b=summary.baseline, how=how, table=comparison_table(run, summary, link),
+             tools=tool_use_section(run, summary, link, open_all), chart=chart, bd=bd,
              vs=baseline_run_table(summary.baseline_run, summary.meta.get("baseline_run_dir")), notes=NOTES)
 
 

@@ -7,6 +7,7 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
+from evals import fidelity
 from evals.run_reader import RunReader, StoredSpec, is_run_dir
 from evals.view.listing import RunIndex
 from evals.view.summary import Publish, Summary, SummaryCache, from_results_json, summarise_run
@@ -45,8 +46,15 @@ class RunHandle:
         conditions = self.conditions()
         with self._index_lock:
             if self._index is None or self._index[0] != stamp:
-                self._index = (stamp, RunIndex(self.reader.cells(), conditions))
+                self._index = (stamp, RunIndex(self.reader.cells(), conditions, self._disagreeing()))
             return self._index[1]
+
+    def _disagreeing(self) -> set[tuple[str, int, str]]:
+        """(sample id, epoch, condition) of the answers that disagree with their tools (:mod:`evals.fidelity`)."""
+        ids = self.reader.tool_result_ids()
+        samples = self.reader.samples(ids)
+        return {(r.sample_id, r.epoch, r.condition) for r in self.reader.results(ids, bodies=False)
+                if fidelity.of_result(r, samples.get(r.sample_id)) == "disagree"}
 
     def search(self, text: str) -> set[str] | None:
         """Sample ids matching ``text`` (None when there is no text), cached per run state."""
@@ -70,7 +78,10 @@ class RunHandle:
 
         def compute(publish: Publish) -> Summary:
             ready = from_results_json(self.dir / "results.json", conditions, self.reader.last_result_time())
-            return ready or summarise_run(list(self.reader.results(with_trace=False)), conditions, publish)
+            if ready is not None:
+                return ready
+            return summarise_run(list(self.reader.results(bodies=False)), conditions, publish,
+                                 self.reader.samples(self.reader.tool_result_ids()))
 
         summary, busy = self._summary.get(self.reader.stamp(), compute, wait_s)
         return summary, busy, self._summary.error

@@ -22,9 +22,12 @@ class NotFound(LookupError):
 
 
 def status_flags(row: Row) -> Safe:
-    """Badges for a row's answers that earned nothing by status (hedged, unparsed, refused) and for errors."""
+    """Badges for a row's answers that earned nothing by status (hedged, unparsed, refused), for errors and for a
+    compared answer that disagrees with its tools."""
     badges = [h('<span class="badge o-{f}" title="an answer was {f}">{f}</span>', f=f) for f in ANSWER_FLAGS
               if row.has(f)]
+    badges += [h('<span class="badge o-disagrees" title="the answer matches no value its tools returned">'
+                 "disagrees with its tools</span>")] * row.disagrees
     return join(badges + [h('<span class="badge o-error">error</span>')] * row.error, " ")
 
 def short_id(sample_id: str, task: str) -> str:
@@ -210,7 +213,7 @@ def sample_page(run: RunHandle, link: SiteLinker, sample_id: str, epoch: int, lq
     badges = join(h('<span class="muted small">{c}:</span> {b}', c=c, b=outcome_badge(
         classify(cells.get(index.baseline), cells.get(c)))) for c in index.compared if c in cells) \
         if index.baseline in cells else esc("")
-    row = Row.of(sample_id, epoch, task, cells.get(index.baseline), cells.get(vs))
+    row = Row.of(sample_id, epoch, task, cells.get(index.baseline), cells.get(vs), (sample_id, epoch, vs) in index.disagree)
     flags = status_flags(row)
 
     matching = run.search(lq.q)

@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from evals.analysis import BASELINE_CONDITION, TaskComparison, breakdowns, compare, overall
 from evals.records import SampleResult
+from tasks.records import Sample
 
 Publish = Callable[["Summary"], None]
 
@@ -49,16 +50,18 @@ def conditions_of(present: set[str], conditions: list[str]) -> tuple[list[str], 
     return conds, baseline
 
 
-def summarise_run(results: list[SampleResult], conditions: list[str], publish: Publish | None = None) -> Summary:
-    """The table first (published at once when ``publish`` is given), then the pooled row and breakdowns."""
+def summarise_run(results: list[SampleResult], conditions: list[str], publish: Publish | None = None,
+                  samples: Mapping[str, Sample] | None = None) -> Summary:
+    """The table first (published at once when ``publish`` is given), then the pooled row and breakdowns;
+    ``samples`` (by id) let tool-result fidelity read option answers."""
     t0 = time.perf_counter()
     conds, baseline = conditions_of({r.condition for r in results}, conditions)
-    table = compare(results, conds, baseline)
+    table = compare(results, conds, baseline, samples=samples)
     if publish is not None:
         publish(Summary(conds, baseline, table, complete=False, n_results=len(results),
                         seconds=time.perf_counter() - t0))
-    detailed = compare(results, conds, baseline, with_breakdowns=True)
-    pooled = overall(results, conds, baseline) if len(detailed) > 1 else None
+    detailed = compare(results, conds, baseline, with_breakdowns=True, samples=samples)
+    pooled = overall(results, conds, baseline, samples=samples) if len(detailed) > 1 else None
     across = breakdowns(results, conds, baseline) if len(detailed) > 1 else {}
     return Summary(conds, baseline, detailed, pooled, across, n_results=len(results),
                    seconds=time.perf_counter() - t0)

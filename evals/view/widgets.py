@@ -26,7 +26,8 @@ def _finite(x: Any) -> bool:
 def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True, compared: bool = False) -> Safe:
     """Accuracy with its bar and Wilson interval (from a summary or a breakdown row's dict); with ``detail``
     a second muted line with counts, mean score (when not the accuracy), median error, tool calls and their error
-    share, latency, output tokens, cost, parse failures, failed and not-applicable samples."""
+    share, latency, output tokens, the share of input tokens read from the provider's cache, cost, parse failures,
+    failed and not-applicable samples."""
     if s is None:
         return esc("–")
     if isinstance(s, dict):  # a breakdown row: no detail line
@@ -54,6 +55,8 @@ def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True, c
         bits.append(f"{pct(s.tool_error_rate)} % tool errors")
     bits.append(f"{s.mean_latency_s:.2f} s")
     bits.append(f"{s.output_tokens:,} out tokens")
+    if s.cached_tokens:
+        bits.append(f"{pct(s.cached_share)} % of input tokens cached")
     if s.cost_usd is not None:
         bits.append(f"${s.cost_usd:.4f}")
     if s.parse_failures:

@@ -1,6 +1,7 @@
 """The viewer in a real browser: headless Debian Chromium driven by Playwright (no browser download).
 
-Opens a run made by the runner with a scripted model, filters to "gained with tools", opens a sample, checks
+Opens a run made by the runner with a scripted model, reads its tool-use section and follows it to the answers
+given without a tool call and those disagreeing with their tools, filters to "gained with tools", opens a sample, checks
 both answers and the tool timeline, and checks that markup in a model answer stayed text and did not run.
 The same walk is repeated on the static export opened from disk. Screenshots go to test-artifacts/viewer/.
 Without Playwright or Chromium these tests skip locally and FAIL when the CI variable is set.
@@ -125,6 +126,22 @@ def test_served_run_gained_filter_sample_and_no_script_runs(page, site) -> None:
     assert rows.count() == 1 and rows.locator(".badge.o-hedged").count() == 1
     assert site["ids"]["hedged"][0].split("/", 1)[1] in rows.inner_text()
     pg.go_back()
+    tool_use = pg.locator("details", has_text="called a tool in 8/9")  # the run page's tool-use section
+    assert tool_use.is_visible() and "disagrees with its tools 1 of 7 checked" in tool_use.inner_text()
+    assert tool_use.locator('td[title^="gained with tools"]').inner_text() == "6"
+    tool_use.get_by_role("link", name="never tried").click()  # the list of answers given without a tool call
+    pg.wait_for_url("**outcome=no_tool_call**")
+    rows = pg.locator("table.samples tbody tr")
+    assert rows.count() == 1 and site["ids"]["both_right"][0].split("/", 1)[1] in rows.inner_text()
+    assert pg.locator("a.chip.on", has_text="answered without calling a tool").is_visible()
+    pg.locator("a.chip", has_text="disagrees with its tools").click()
+    pg.wait_for_url("**outcome=disagrees**")
+    rows = pg.locator("table.samples tbody tr")
+    assert rows.count() == 1 and rows.locator(".badge.o-disagrees").count() == 1
+    assert site["ids"]["both_wrong"][0].split("/", 1)[1] in rows.inner_text()
+    pg.screenshot(path=str(ARTIFACTS / "samples-disagrees.png"), full_page=True)
+    pg.goto(site["url"])
+    pg.get_by_role("link", name="run", exact=True).click()
     open_gained_sample(pg, site["ids"], "")
     pg.keyboard.press("ArrowLeft")  # previous sample within the gained list
     pg.wait_for_url("**id=" + site["ids"]["parse"][0].replace("/", "%2F") + "**")  # the one before, by id

@@ -249,6 +249,37 @@ def test_list_counts_match_the_reports_gained_and_lost(fixture_run) -> None:
     assert {r.sample_id for r in index.select(ListQuery(outcome="error"))[0]} == set(ids["error"])
 
 
+def test_tool_filters_match_the_reports_tool_use(fixture_run) -> None:
+    """"answered without calling a tool" and "disagrees with its tools" list what results.json counts."""
+    run_dir, ids = fixture_run
+    viewer = Viewer([run_dir])
+    run = viewer.runs["run"]
+    u = run.summary(wait_s=None)[0].comparisons[0].tool_use["tools"]
+    assert u.n - u.used_tools == 1 and u.fidelity.disagree == 1 and u.fidelity.checked == 7
+    _, counts = run.index().select(ListQuery())
+    assert counts["no_tool_call"] == 1 and counts["disagrees"] == 1
+    assert {r.sample_id for r in run.index().select(ListQuery(outcome="no_tool_call"))[0]} == set(ids["both_right"])
+    assert {r.sample_id for r in run.index().select(ListQuery(outcome="disagrees"))[0]} == set(ids["both_wrong"])
+    listing = viewer.handle("/runs/run/samples?outcome=disagrees").body.decode()
+    assert listing.count('class="badge o-disagrees"') == 1 and ids["both_wrong"][0].split("/", 1)[1] in listing
+    page = viewer.handle("/runs/run/").body.decode()
+    assert 'title="gained with tools: intrinsic wrong, called a tool, right">6<' in page
+    assert "/runs/run/samples?task=gpsbench.distance&amp;vs=tools&amp;outcome=no_tool_call" in page  # never tried
+
+
+def test_results_without_bodies_keep_tool_results_and_drop_messages(fixture_run) -> None:
+    run_dir, ids = fixture_run
+    reader = RunReader(run_dir)
+    [light] = [r for r in reader.results(ids["both_wrong"], bodies=False) if r.condition == "tools"]
+    [full] = [r for r in reader.results(ids["both_wrong"]) if r.condition == "tools"]
+    assert [e.kind for e in light.trace] == [e.kind for e in full.trace] == ["model_call", "tool_call", "model_call"]
+    assert full.trace[0].messages_in and light.trace[0].messages_in is None and light.trace[2].raw_text is None
+    assert light.trace[0].tools_offered == full.trace[0].tools_offered and "distance_km" in full.trace[0].tools_offered
+    assert light.trace[1].result == full.trace[1].result and "distance_km" in light.trace[1].result
+    with_results = set(reader.tool_result_ids())
+    assert set(ids["both_wrong"]) <= with_results and not with_results & set(ids["both_right"] + ids["error"])
+
+
 def synthetic_index(n: int) -> RunIndex:
     cells = []
     for i in range(n):

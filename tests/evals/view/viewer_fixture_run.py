@@ -1,7 +1,8 @@
 """A small run made by the real runner with a scripted model, covering every outcome the viewer shows.
 
 Cases (marked in each prompt): gained with tools, lost with tools (after a failed and a repeated failing
-tool call), parse failure, error, right in both, wrong in both, an intrinsic answer carrying
+tool call), parse failure, error, right in both (with tools offered it answers without calling one), wrong in
+both (its tools answer disagrees with the tool's distance), an intrinsic answer carrying
 ``<script>`` and ``<img onerror>`` markup (its tools answer repeats an identical call), and a hedged intrinsic
 answer ("X km or Y km", gained with tools).
 """
@@ -57,6 +58,8 @@ def policy(messages, tools):
         return "I think it is far. FINAL ANSWER: 1 km"
     if case == "error":
         raise RuntimeError("provider exploded <b>mid-call</b>")
+    if case == "both_right":  # right from memory: offered tools, it calls none
+        return f"About {gold:.1f} km.\nFINAL ANSWER: {gold:.1f} km"
     results = [m for m in messages if isinstance(m, ToolMessage)]
     if case == "lost":
         bad = {**args, "lat1": "<script>window.__xss=3</script>"}
