@@ -121,7 +121,9 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
     the run ended in error."""
     spec, store = run.spec, run.store
     ids = {s.id for s, _ in run.work}
-    results = [r for r in store.results(with_trace=False) if r.sample_id in ids and r.condition in spec.conditions]
+    # traces without message bodies: tool use and tool-result fidelity need the tool calls and their results
+    results = [r for r in store.results(bodies=False) if r.sample_id in ids and r.condition in spec.conditions]
+    samples = {s.id: s for s, _ in run.work}
     baseline_results = None
     if run.baseline is not None:
         baseline_results = list(RunReader(run.baseline).results(with_trace=False))
@@ -140,9 +142,9 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
         for t in loaded.values():
             for line in t.load_summary():
                 out.print(line, markup=False, highlight=False)
-    report = build_report(results, spec.conditions, meta, baseline_results)
-    comparisons = compare(results, spec.conditions)
-    rows = comparisons + ([overall(results, spec.conditions)] if len(comparisons) > 1 else [])
+    report = build_report(results, spec.conditions, meta, baseline_results, samples=samples)
+    comparisons = compare(results, spec.conditions, samples=samples)
+    rows = comparisons + ([overall(results, spec.conditions, samples=samples)] if len(comparisons) > 1 else [])
     print_table(rows, spec.conditions, out, title=f"{spec.model} · split {spec.split} · seed {spec.seed}")
     if spec.suite:
         from evals.paper_tables import add_paper_tables

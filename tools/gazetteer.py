@@ -61,9 +61,8 @@ def lookup_city(name: str, country: str | None = None) -> str:
 
 
 def lookup_cities(names: list[str], reference: str | None = None) -> str:
-    """Look up several cities at once: for each name, its most populous GeoNames match (null if none). With a
-    reference city, each match also gets "distance_km" (great-circle, R = 6371 km), "bearing_deg" (initial
-    bearing from the reference, clockwise from north) and "compass_8" (N, NE, E, SE, S, SW, W or NW).
+    """Look up several cities at once (each name's most populous GeoNames match). With a reference city, each
+    match also gets its great-circle distance_km, bearing_deg and 8-point compass direction from the reference.
     Returns JSON {"reference": {...} or null, "cities": [{"query", "name", "country", "admin1", "continent",
     "lat", "lon", "population", ...} or {"query", "found": false}]}."""
     ref = None
@@ -105,12 +104,12 @@ def _continent(cc: str | None) -> str | None:
 
 
 def point_info(lat: float, lon: float) -> str:
-    """What lies at a point: its country and continent (from country borders; on a shore the simplified
-    borders can miss, from the nearest city within 10 km: see "country_source"; null at open sea), whether the
-    1 km land mask marks it as land (most lakes count as land), and the distance in km to the nearest sea
-    (0 at sea, searched up to 25 km in 0.5 km steps; null when farther). Returns JSON {"country",
+    """What lies at a point: country and continent (null at open sea), whether it is land (lakes count as
+    land) and the distance in km to the nearest sea (0 at sea, null beyond 25 km). Returns JSON {"country",
     "country_code", "country_source", "continent", "continent_code", "is_land", "distance_to_sea_km",
-    "within_5_km_of_sea"}."""
+    "within_5_km_of_sea"}: the country from simplified borders or, on a shore they miss, from the nearest city
+    within 10 km ("country_source" says which); land from the 1 km land mask; the sea searched up to 25 km in
+    0.5 km steps."""
     found = places.country_at_or_near(lat, lon)
     cc = found[0] if found else None
     cont = _continent(cc)
@@ -121,8 +120,8 @@ def point_info(lat: float, lon: float) -> str:
 
 
 def natural_region_at(lat: float, lon: float) -> str:
-    """Which well-known natural regions contain a point, from a small curated atlas of high mountain ranges,
-    deserts, large forests and major farming regions (coarse boxes around each region's core).
+    """Which well-known natural regions (high mountain ranges, deserts, large forests, major farming regions;
+    coarse boxes around each core) contain a point.
     Returns JSON {"regions": [{"name", "kind"}]} with kind one of mountain, desert, forest, agricultural;
     the list is empty when the point lies in none of them."""
     return result(regions=[{"name": r.name, "kind": r.kind} for r in terrain.natural_regions_at(lat, lon)])

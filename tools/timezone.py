@@ -13,34 +13,32 @@ from geocore.timezones import format_utc_offset, zone_at
 from tools._common import Lat, Lon, make_tool, result
 from tools.registry import toolset
 
-TIME_DOC = "Local date and time as 'YYYY-MM-DD HH:MM' (24-hour), or 'YYYY-MM-DD hh:mm AM' / 'PM'"
-PLACE_DOC = ("An IANA time zone (e.g. 'Europe/Paris'), a fixed UTC offset (e.g. 'UTC+2', 'UTC-3:30') or a city "
-             "with its country (e.g. 'Mazatlan, Mexico')")
+TIME_DOC = "Local time, 'YYYY-MM-DD HH:MM' (24-hour; AM/PM also read)"
+PLACE_DOC = "IANA zone ('Europe/Paris'), UTC offset ('UTC-3:30') or 'City, Country'"
 
 
 class OffsetArgs(BaseModel):
     place: str = Field(description=PLACE_DOC)
-    local_time: str = Field(description=TIME_DOC + ", at the place")
+    local_time: str = Field(description=TIME_DOC)
 
 
 class ConvertArgs(BaseModel):
-    local_time: str = Field(description=TIME_DOC + ", at from_place")
-    from_place: str = Field(description="Where local_time is read. " + PLACE_DOC)
-    to_place: str = Field(description="Where to read the same instant. " + PLACE_DOC)
+    local_time: str = Field(description=TIME_DOC + " at from_place")
+    from_place: str = Field(description=PLACE_DOC)
+    to_place: str = Field(description=PLACE_DOC)
 
 
 class AddArgs(BaseModel):
-    local_time: str = Field(description=TIME_DOC + ", at place")
-    place: str = Field(description="Where local_time is read. " + PLACE_DOC)
-    hours: float = Field(ge=-87_600, le=87_600, description="Hours of elapsed time to add (negative goes back)")
-    minutes: float = Field(default=0, ge=-1440, le=1440, description="Extra minutes to add (default 0)")
-    to_place: str | None = Field(default=None, description="Optional: read the result at this place instead. "
-                                 + PLACE_DOC)
+    local_time: str = Field(description=TIME_DOC + " at place")
+    place: str = Field(description=PLACE_DOC)
+    hours: float = Field(ge=-87_600, le=87_600, description="Elapsed hours, -87600 to 87600 (negative goes back)")
+    minutes: float = Field(default=0, ge=-1440, le=1440, description="Extra minutes, -1440 to 1440 (default 0)")
+    to_place: str | None = Field(default=None, description="Read the result here instead (default: place)")
 
 
 class CityArgs(BaseModel):
-    city: str = Field(description="City or place name, e.g. 'Novokuznetsk'")
-    country: str = Field(default="", description="Country name or ISO code, e.g. 'Russia' (recommended)")
+    city: str = Field(description="City name, e.g. 'Novokuznetsk'")
+    country: str = Field(default="", description="Country name or ISO code (recommended)")
 
 
 class PointArgs(BaseModel):
@@ -75,8 +73,8 @@ def utc_offset(place: str, local_time: str) -> str:
 
 
 def convert_time(local_time: str, from_place: str, to_place: str) -> str:
-    """Convert a local date and time at one place to the local date and time at another place (same instant,
-    daylight saving time of both places applied). Returns JSON {"local_time" ('YYYY-MM-DD HH:MM', 24-hour),
+    """The local time at to_place at the same instant as local_time at from_place (daylight saving time
+    applied). Returns JSON {"local_time" ('YYYY-MM-DD HH:MM', 24-hour),
     "time_12h", "weekday", "date", "zone", "utc_offset", "is_dst"} for to_place."""
     src = tc.resolve_place(from_place, "from_place")
     dst = tc.resolve_place(to_place, "to_place")
@@ -86,8 +84,8 @@ def convert_time(local_time: str, from_place: str, to_place: str) -> str:
 
 def add_duration(local_time: str, place: str, hours: float, minutes: float = 0,
                  to_place: str | None = None) -> str:
-    """The local date and time after an elapsed duration: start at local_time at place, let hours (+ minutes)
-    pass, read the clock at to_place (default: the same place; clock changes in between are applied).
+    """Local date and time after hours (+ minutes) elapse from local_time at place, read at to_place (clock
+    changes in between applied).
     Returns JSON {"local_time" ('YYYY-MM-DD HH:MM', 24-hour), "time_12h", "weekday", "date", "zone",
     "utc_offset", "is_dst"}."""
     src = tc.resolve_place(place, "place")
@@ -104,8 +102,7 @@ def city_timezone(city: str, country: str = "") -> str:
 
 
 def timezone_at_point(lat: float, lon: float) -> str:
-    """IANA time zone at a point given by latitude and longitude in decimal degrees (at sea: an Etc/GMT±N
-    nautical zone, where Etc/GMT+3 means UTC-3). Returns JSON {"zone"}."""
+    """IANA time zone at a point (at sea: an Etc/GMT±N nautical zone, where Etc/GMT+3 means UTC-3). Returns JSON {"zone"}."""
     return result(zone=zone_at(lat, lon))
 
 

@@ -45,7 +45,7 @@ def test_tool_docstrings_state_units_and_shapes() -> None:
     for t in tools().values():
         schema = t.args_schema.model_json_schema()
         assert "network_id" in schema["properties"]
-        assert "Returns JSON" in t.description
+        assert "Returns JSON" in t.func.__doc__ and "Returns JSON" not in t.description
     assert "m/s" in json.dumps(tools()["travel_time"].args_schema.model_json_schema())
     assert "metres" in tools()["path_length"].description
 

@@ -21,7 +21,7 @@ def test_registered_with_small_documented_tools() -> None:
     assert "gazetteer" in toolset_names() and describe_toolsets()["gazetteer"]
     assert set(TOOLS) == {"lookup_city", "lookup_cities", "nearest_cities", "point_info", "natural_region_at"}
     for t in TOOLS.values():
-        assert "Returns JSON" in t.description
+        assert "Returns JSON" in t.func.__doc__ and "Returns JSON" not in t.description
     lat = TOOLS["nearest_cities"].args_schema.model_json_schema()["properties"]["lat"]
     assert lat["minimum"] == -90 and "degrees" in lat["description"]
 

@@ -30,7 +30,7 @@ def test_registered_with_small_tool_lists() -> None:
 
 def test_manuals_state_order_units_and_shape() -> None:
     for t in [*GEOMETRY.values(), *TRAJECTORY.values()]:
-        assert "Returns JSON" in t.description, t.name
+        assert "Returns JSON" in t.func.__doc__ and "Returns JSON" not in t.description, t.name
         assert "lat" in t.description, t.name
     schema = GEOMETRY["which_region"].args_schema.model_json_schema()
     assert "latitude" in json.dumps(schema).lower()

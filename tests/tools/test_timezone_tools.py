@@ -43,7 +43,7 @@ def test_registered_with_a_small_documented_surface() -> None:
     assert "timezone" in toolset_names()
     assert set(TOOLS) == {"utc_offset", "convert_time", "add_duration", "city_timezone", "timezone_at_point"}
     for tool in TOOLS.values():
-        assert tool.description and "Returns JSON" in tool.description
+        assert tool.description and "Returns JSON" in tool.func.__doc__ and "Returns JSON" not in tool.description
     assert "24-hour" in TOOLS["convert_time"].args_schema.model_json_schema()["properties"]["local_time"]["description"]
 
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field
 
 from geocore.geodesy import compass_point
 from geocore.networks import build_network
-from tools.registry import toolset
+from tools import make_tool, toolset
 
 __all__ = ["network_tools"]
 
@@ -124,19 +124,14 @@ def camera_neighbours(network_id: str, camera: str) -> str:
     return _json(neighbours=out)
 
 
-def _tool(func: Any, args: type[BaseModel]) -> StructuredTool:
-    return StructuredTool.from_function(func=func, name=func.__name__, description=(func.__doc__ or "").strip(),
-                                        args_schema=args)
-
-
 @toolset("network")
 def network_tools() -> list[BaseTool]:
     """Camera networks: shortest paths, path lengths, travel times, cameras on a path, arrival windows."""
     return [
-        _tool(shortest_path, PairArgs),
-        _tool(path_length, RouteArgs),
-        _tool(cameras_on_path, RouteArgs),
-        _tool(travel_time, TravelArgs),
-        _tool(arrival_window, WindowArgs),
-        _tool(camera_neighbours, CameraArgs),
+        make_tool(shortest_path, PairArgs),
+        make_tool(path_length, RouteArgs),
+        make_tool(cameras_on_path, RouteArgs),
+        make_tool(travel_time, TravelArgs),
+        make_tool(arrival_window, WindowArgs),
+        make_tool(camera_neighbours, CameraArgs),
     ]
