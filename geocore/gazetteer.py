@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import importlib.resources
 import json
+import math
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -28,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from geocore import validation
-from geocore.sphere import EARTH_RADIUS_KM, central_angle, central_angle_np
+from geocore.sphere import EARTH_RADIUS_KM, central_angle, central_angle_np, unit_vector, unit_vector_np
 
 __all__ = [
     "CONTINENTS",
@@ -288,23 +289,55 @@ def _city_columns() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return lats, lons, pops
 
 
-def city_distances_km(lat: float, lon: float) -> np.ndarray:
-    """Great-circle km (sphere R = 6371 km) from a point to every city of :func:`cities`, in its order."""
+def city_distances_km(lat: float, lon: float, index: np.ndarray | None = None) -> np.ndarray:
+    """Great-circle km (sphere R = 6371 km) from a point to every city of :func:`cities`, in its order, or to
+    the cities at ``index`` (positions in :func:`cities`) only."""
     lats, lons, _ = _city_columns()
+    if index is not None:
+        lats, lons = lats[index], lons[index]
     return EARTH_RADIUS_KM * central_angle_np(validation.lat(lat), validation.lon(lon), lats, lons)
+
+
+@cache
+def _city_unit_vectors() -> np.ndarray:
+    """Unit vectors of :func:`cities`, shape (n, 3): the cosine of the angle to a point is one product."""
+    lats, lons, _ = _city_columns()
+    return unit_vector_np(lats, lons)
+
+
+_COS_SLACK = 1e-9
+"""How far below a cosine threshold a city is still a candidate: far above the rounding of either formula."""
 
 
 def nearest_cities(lat: float, lon: float, k: int = 5, min_population: int = 0) -> list[tuple[City, float]]:
     """The ``k`` cities with population >= ``min_population`` nearest to a point, as (city, great-circle km on a
-    sphere of R = 6371 km), nearest first (ties in gazetteer order)."""
-    dist = city_distances_km(lat, lon)
+    sphere of R = 6371 km), nearest first (ties in gazetteer order).
+
+    Only candidates get exact distances: the cities whose angle to the point (one matrix product with
+    :func:`_city_unit_vectors`) is, up to :data:`_COS_SLACK`, within the k-th nearest distance of a first cap
+    that holds k of them, so every city as near as the k-th is among them."""
+    lat, lon = validation.lat(lat), validation.lon(lon)
     k = validation.integer(k, "k", 1)
-    idx = np.flatnonzero(_city_columns()[2] >= validation.integer(min_population, "min_population", 0))
-    if k < idx.size:  # keep every city as near as the k-th, so ties resolve by gazetteer order
-        idx = idx[dist[idx] <= np.partition(dist[idx], k - 1)[k - 1]]
-    order = idx[np.lexsort((idx, dist[idx]))][:k]
+    floor = validation.integer(min_population, "min_population", 0)
+    cos_angle = _city_unit_vectors() @ np.array(unit_vector(lat, lon))
+    if floor:
+        cos_angle[_city_columns()[2] < floor] = -np.inf
+    eligible = np.flatnonzero(cos_angle > -np.inf)
+    if k < eligible.size:
+        cap = 0.005  # radians (32 km), widened until it holds k cities
+        while cap < math.pi:
+            first = np.flatnonzero(cos_angle >= math.cos(cap))
+            if first.size >= k:
+                break
+            cap *= 4
+        else:
+            first = eligible
+        kth = np.partition(city_distances_km(lat, lon, first), k - 1)[k - 1]
+        eligible = np.flatnonzero(cos_angle >= math.cos(min(kth / EARTH_RADIUS_KM, math.pi)) - _COS_SLACK)
+    dist = city_distances_km(lat, lon, eligible)
+    order = np.lexsort((eligible, dist))[:k]
     all_cities = cities()
-    return [(all_cities[i], float(dist[i])) for i in order]
+    return [(all_cities[eligible[i]], float(dist[i])) for i in order]
 
 
 # Natural Earth admin-0 units whose iso2 is "-99" (or not ISO) in geo-intel-offline, mapped to the ISO code

@@ -358,6 +358,10 @@ def _on_segment(a: tuple[_Num, _Num], b: tuple[_Num, _Num], c: tuple[_Num, _Num]
 
 
 def _intersect(p1: _Pt, p2: _Pt, q1: _Pt, q2: _Pt) -> bool:
+    """:func:`segments_intersect` of validated points."""
+    if (max(p1[0], p2[0]) < min(q1[0], q2[0]) or max(q1[0], q2[0]) < min(p1[0], p2[0])
+            or max(p1[1], p2[1]) < min(q1[1], q2[1]) or max(q1[1], q2[1]) < min(p1[1], p2[1])):
+        return False  # bounding boxes apart (exact comparisons)
     o1, o2, o3, o4 = _orient(p1, p2, q1), _orient(p1, p2, q2), _orient(q1, q2, p1), _orient(q1, q2, p2)
     if o1 * o2 < 0 and o3 * o4 < 0:
         return True

@@ -17,16 +17,20 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from functools import cached_property, lru_cache
+from typing import Literal, TypeVar
 
+import numpy as np
 import shapely
+from numpy.typing import ArrayLike
 from shapely.geometry import LineString, Point
 
 from geocore import validation as check
 from geocore.polygons import PlanarRegion, planar_region
-from geocore.sphere import EARTH_RADIUS_KM
+from geocore.sphere import EARTH_RADIUS_KM, FloatArray
 
 LatLon = tuple[float, float]
+_F = TypeVar("_F", float, FloatArray)
 _R_M = EARTH_RADIUS_KM * 1000.0
 
 __all__ = [
@@ -55,27 +59,62 @@ class LocalFrame:
             raise ValueError(f"lat0 must be within [-85, 85]: local metric frames are not used near the poles "
                              f"(got latitude {self.lat0})")
 
-    @property
+    @cached_property
     def _kx(self) -> float:
+        """Metres per degree of longitude at ``lat0`` (computed once per frame)."""
         return _R_M * math.cos(math.radians(self.lat0)) * math.pi / 180.0
 
     def to_xy(self, lat: float, lon: float) -> tuple[float, float]:
         """(x, y) metres of a point given in degrees."""
-        dlon = (check.lon(lon, "lon") - self.lon0 + 540.0) % 360.0 - 180.0
-        return (dlon * self._kx, (check.lat(lat, "lat") - self.lat0) * _R_M * math.pi / 180.0)
+        return self._xy(check.lat(lat, "lat"), check.lon(lon, "lon"))
 
     def to_latlon(self, x: float, y: float) -> LatLon:
         """(lat, lon) degrees of a point given in metres; ValueError when it falls off the globe."""
-        lat = self.lat0 + check.finite(y, "y") / (_R_M * math.pi / 180.0)
-        lon = self.lon0 + check.finite(x, "x") / self._kx
-        return (check.lat(lat, "y (as latitude)"), check.lon((lon + 540.0) % 360.0 - 180.0, "x (as longitude)"))
+        lat, lon = self._latlon(check.finite(x, "x"), check.finite(y, "y"))
+        return (check.lat(lat, "y (as latitude)"), check.lon(lon, "x (as longitude)"))
+
+    def xy_array(self, points: ArrayLike) -> FloatArray:
+        """:meth:`to_xy` of n (lat, lon) points at once: an (n, 2) array of (x, y) metres."""
+        pts = np.asarray(points, dtype=float).reshape(-1, 2)
+        if not (np.isfinite(pts).all() and (np.abs(pts[:, 0]) <= 90.0).all() and (np.abs(pts[:, 1]) <= 180.0).all()):
+            raise ValueError("points must be finite (lat, lon) pairs within [-90, 90] and [-180, 180] degrees")
+        return np.column_stack(self._xy(pts[:, 0], pts[:, 1]))
+
+    def latlon_array(self, points: ArrayLike) -> FloatArray:
+        """:meth:`to_latlon` of n (x, y) points at once: an (n, 2) array of (lat, lon) degrees."""
+        pts = np.asarray(points, dtype=float).reshape(-1, 2)
+        if not np.isfinite(pts).all():
+            raise ValueError("points must be finite (x, y) metres")
+        lat, lon = self._latlon(pts[:, 0], pts[:, 1])
+        if not (np.abs(lat) <= 90.0).all():
+            raise ValueError("points fall off the globe (latitude beyond ±90°)")
+        return np.column_stack((lat, lon))
+
+    def _xy(self, lat: _F, lon: _F) -> tuple[_F, _F]:
+        """The projection, on floats or arrays alike (the same operations in the same order, so equal bits)."""
+        dlon = (lon - self.lon0 + 540.0) % 360.0 - 180.0
+        return (dlon * self._kx, (lat - self.lat0) * _R_M * math.pi / 180.0)
+
+    def _latlon(self, x: _F, y: _F) -> tuple[_F, _F]:
+        """The inverse of :meth:`_xy`, longitude wrapped into [-180, 180)."""
+        lon = self.lon0 + x / self._kx
+        return (self.lat0 + y / (_R_M * math.pi / 180.0), (lon + 540.0) % 360.0 - 180.0)
 
 
 def region_polygon(vertices: Sequence[Sequence[float]], name: str = "region") -> PlanarRegion:
     """The region of a ring of (lat, lon) vertices under the even-odd rule (:func:`geocore.polygons.planar_region`):
     self-crossing, repeated-vertex and zero-area rings are accepted; ValueError only for fewer than 3 vertices
-    or bad coordinates."""
-    return planar_region(vertices, name)
+    or bad coordinates. The last 256 rings built are kept, so a ring asked about again is not rebuilt."""
+    try:
+        key = tuple(tuple(p) for p in vertices)
+        return _region_of(key)
+    except (TypeError, ValueError):  # not hashable, or not a region: build it here, naming the argument
+        return planar_region(vertices, name)
+
+
+@lru_cache(maxsize=256)
+def _region_of(vertices: tuple[tuple[float, ...], ...]) -> PlanarRegion:
+    return planar_region(vertices)
 
 
 def _regions(regions: Sequence[Sequence[Sequence[float]]]) -> list[PlanarRegion]:
@@ -112,23 +151,27 @@ def regions_crossed(path: Sequence[Sequence[float]], regions: Sequence[Sequence[
     polys = _regions(regions)
     if len(pts) == 1:
         return regions_containing(pts[0][0], pts[0][1], regions, boundary="exclude")
-    entries: list[tuple[int, float, int]] = []
-    for k, (a, b) in enumerate(zip(pts[:-1], pts[1:], strict=True)):
-        if a == b:
-            continue
-        seg = LineString([(a[1], a[0]), (b[1], b[0])])
-        for r, reg in enumerate(polys):
-            poly = reg.area
-            if poly.is_empty:
-                continue
-            inter = seg.intersection(poly)
-            for piece in getattr(inter, "geoms", [inter]):
-                if piece.is_empty or piece.geom_type != "LineString" or piece.length == 0.0:
-                    continue
-                if not shapely.relate_pattern(piece, poly, "T********"):
-                    continue  # runs along the boundary only
-                start = min(seg.project(Point(c)) for c in piece.coords)
-                entries.append((k, start, r))
+    moves = [k for k in range(len(pts) - 1) if pts[k] != pts[k + 1]]
+    areas = [(r, reg.area) for r, reg in enumerate(polys) if not reg.area.is_empty]
+    if not moves or not areas:
+        return []
+    # Every (segment, region) pair in one GEOS call each step, the same operations as one pair at a time.
+    lonlat = np.array(pts)[:, ::-1]
+    segs = shapely.linestrings(np.stack([lonlat[moves], lonlat[[k + 1 for k in moves]]], axis=1))
+    shapes = np.array([area for _, area in areas], dtype=object)
+    pieces, pair = shapely.get_parts(shapely.intersection(segs[:, None], shapes[None, :]).ravel(), return_index=True)
+    seg_of, shape_of = np.divmod(pair, len(areas))
+    keep = ~shapely.is_empty(pieces) & (shapely.get_type_id(pieces) == shapely.GeometryType.LINESTRING)
+    keep[keep] = shapely.length(pieces[keep]) != 0.0
+    keep[keep] = shapely.relate_pattern(pieces[keep], shapes[shape_of[keep]], "T********")  # not boundary only
+    pieces, seg_of, shape_of = pieces[keep], seg_of[keep], shape_of[keep]
+    if not pieces.size:
+        return []
+    coords, owner = shapely.get_coordinates(pieces, return_index=True)
+    along = shapely.line_locate_point(segs[seg_of[owner]], shapely.points(coords))
+    starts = np.minimum.reduceat(along, np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]))
+    entries = [(moves[k], start, areas[j][0]) for k, start, j in zip(seg_of.tolist(), starts.tolist(),
+                                                                      shape_of.tolist(), strict=True)]
     entries.sort()
     out: list[int] = []
     for _, _, r in entries:

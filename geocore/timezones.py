@@ -103,6 +103,9 @@ def get_zone(name: str) -> ZoneInfo:
     prefer: results then follow the pinned tzdata release on every machine. One instance per name (so
     datetimes in the same zone compare wall-clock-wise); it is not ``==`` to ``ZoneInfo(name)``.
     """
+    zone = _ZONES.get(name) if isinstance(name, str) else None
+    if zone is not None:  # loaded before, so valid
+        return zone
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"zone must be a non-empty IANA time zone name, got {name!r}")
     if name in _available():

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from geocore import validation as check
 from geocore.geodesy import haversine_km
-from geocore.polygons import segments_intersect
+from geocore.polygons import _intersect
 from geocore.regions import LocalFrame
 
 TrajPoint = tuple[float, float, float]
@@ -209,7 +209,7 @@ def encounters(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> li
         for j, (q1, q2) in enumerate(zip(tb[:-1], tb[1:], strict=True)):
             if max(p1[2], q1[2]) > min(p2[2], q2[2]):
                 continue
-            if segments_intersect(p1[:2], p2[:2], q1[:2], q2[:2]):
+            if _intersect((p1[0], p1[1]), (p2[0], p2[1]), (q1[0], q1[1]), (q2[0], q2[1])):  # validated above
                 out.append((i, j))
     return out
 

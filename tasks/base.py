@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -37,6 +39,23 @@ class Task(Protocol):
         ...
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a task builds its samples (a context manager or decorator).
+
+    A paper-size build allocates millions of small containers that all stay alive (samples, their dicts and
+    messages); each automatic collection of the oldest generation walks every one of them again, for nothing:
+    samples hold no reference cycles, and reference counting still frees garbage at once. Pausing it halves
+    GeoTemp's generation time. The collector's previous state is restored on exit, so nesting is harmless."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 class GeneratedTask(Generic[TargetT, ValueT]):
     """Base for synthetic tasks: generate ``size`` items with a seed, split 60/10/30 deterministically.
 
@@ -67,6 +86,7 @@ class GeneratedTask(Generic[TargetT, ValueT]):
     the split's: GPSBench's items come from one RNG stream each (item i depends on the draws before it);
     GeoTemp's too, but it stops drawing after the last item it returns."""
 
+    @gc_paused()
     def generate(self, seed: int, size: int) -> list[Sample[TargetT]]:
         if self.independent_items:
             return [self.sample_at(seed, i, size) for i in range(size)]
@@ -97,6 +117,7 @@ class GeneratedTask(Generic[TargetT, ValueT]):
     def sample_id(self, split: Split, index: int) -> str:
         return f"{self.name}/{split}/{index:05d}"
 
+    @gc_paused()
     def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample[TargetT]]:
         if split not in SPLITS:
             raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")

@@ -8,6 +8,7 @@ adds nothing (neutral), "Think step by step." (cot) or a request for a short ans
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal
 
@@ -72,11 +73,14 @@ def question(kind: str, l1: str, l2: str | None, hours: int | None) -> str:
     raise ValueError(f"kind must be verification, time_time, time_place or time_time_place, got {kind!r}")
 
 
-def time_prompt(kind: str, start: datetime, l1: str, l2: str | None, hours: int | None, style: str) -> str:
-    """The whole user message of a time question."""
-    if style not in STYLE_SUFFIX:
-        raise ValueError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
-    return f"{today_is(start, l1)} {question(kind, l1, l2, hours)}{STYLE_SUFFIX[style]}"
+def time_prompts(kind: str, start: datetime, l1: str, l2: str | None, hours: int | None,
+                 styles: Sequence[str]) -> list[str]:
+    """The whole user message of a time question, in each of ``styles`` (the question is built once)."""
+    bad = [s for s in styles if s not in STYLE_SUFFIX]
+    if bad:
+        raise ValueError(f"style must be one of {', '.join(STYLES)}, got {bad[0]!r}")
+    stem = f"{today_is(start, l1)} {question(kind, l1, l2, hours)}"
+    return [stem + STYLE_SUFFIX[style] for style in styles]
 
 
 def probe_prompt(city: str, country: str, year: int) -> str:

@@ -22,12 +22,12 @@ from typing import Any, ClassVar
 
 from geocore.timecalc import is_dst
 from geocore.timezones import AmbiguousTimeError, NonexistentTimeError, format_utc_offset, get_zone, localize
-from tasks.base import GeneratedTask, shared_stream, stable_seed
+from tasks.base import GeneratedTask, gc_paused, shared_stream, stable_seed
 from tasks.geotemp.extract import extract_time_answer
 from tasks.geotemp.judge import DatetimeGold, judge_time
 from tasks.geotemp.locations import Location, pair, pair_count
 from tasks.geotemp.styles import ALL_STYLES
-from tasks.geotemp.templates import STYLES, TIME_SYSTEM_PROMPT, clock, time_prompt, weekday_name
+from tasks.geotemp.templates import STYLES, TIME_SYSTEM_PROMPT, clock, time_prompts, weekday_name
 from tasks.records import SPLITS, Message, Parsed, Sample, Score, Split
 from tasks.registry import Variant, register_task
 
@@ -158,10 +158,12 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
             hours = rng.randint(MIN_HOURS, MAX_HOURS) if self.uses_hours else None
             yield i, l1, l2, start, hours
 
+    @gc_paused()
     def generate(self, seed: int, size: int) -> list[Sample[TimeTarget]]:
         return [s for i, l1, l2, start, hours in self.items(seed, size)
                 for s in self._item_samples(i, size, l1, l2, start, hours)]
 
+    @gc_paused()
     def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample[TimeTarget]]:
         """The split's samples; ``limit`` counts items (a ``.styles`` item gives one sample per style, so a
         limited run holds whole items, as the per-item majority vote needs). Items come from one stream, so
@@ -226,8 +228,8 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
             **({"country_l2": l2.country_code, "continent_l2": l2.continent} if self.uses_l2 else {}),
         }
         out = []
-        for style in styles:
-            prompt = time_prompt(self.kind, start, p1, p2 if self.uses_l2 else None, hours, style)
+        prompts = time_prompts(self.kind, start, p1, p2 if self.uses_l2 else None, hours, styles)
+        for style, prompt in zip(styles, prompts, strict=True):
             out.append(Sample(
                 id=f"{self.name}[{style}]/{split}/{i:05d}" if styled_ids else plain_id,
                 task=self.name,

@@ -54,7 +54,7 @@ class PointRegionTask(OptionTask[OptionTarget]):
         if len(blocks.polygons) < k:
             return None
         group = connected_blocks(rng, blocks, k)
-        regions = [[list(p) for p in blocks.latlon(key, DECIMALS)] for key in group]
+        regions = blocks.rings(group, DECIMALS)
         target = rng.randrange(k)
         lat, lon = point_inside(rng, blocks, group[target])
         inside = regions_containing(lat, lon, regions, boundary="include")
@@ -72,11 +72,10 @@ class PointRegionTask(OptionTask[OptionTarget]):
 
     def render(self, item: Item[OptionTarget], fmt: Fmt) -> str:
         lat, lon = item.payload["point"]
-        regions = render_regions(item.payload["regions"], fmt)
         if fmt.lonlat:
             return (
                 "Question: Below are several regions, each given by its boundary as a list of "
-                f"{fmt.pair_name} vertices: {regions} A point lies at longitude {num(lon, DECIMALS)} and "
+                f"{fmt.pair_name} vertices: {render_regions(item.payload['regions'], fmt)} A point lies at longitude {num(lon, DECIMALS)} and "
                 f"latitude {num(lat, DECIMALS)}. Answer with the number of the region that contains the point."
                 "\nAnswer: The point falls in Region"
             )

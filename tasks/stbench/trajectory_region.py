@@ -16,9 +16,10 @@ import random
 
 import numpy as np
 import shapely
-from shapely.geometry import Polygon
+from numpy.typing import NDArray
 
 from geocore.regions import regions_crossed
+from geocore.sphere import FloatArray
 from tasks.registry import register_task
 from tasks.stbench.common import COMPLETION, Item, OptionTarget, OptionTask
 from tasks.stbench.point_region import DECIMALS, point_inside, render_regions
@@ -90,12 +91,12 @@ class TrajectoryRegionTask(OptionTask[RegionsTarget]):
         if len(blocks.polygons) < N_REGIONS:
             return None
         group = connected_blocks(rng, blocks, N_REGIONS)
-        regions = [[list(p) for p in blocks.latlon(key, DECIMALS)] for key in group]
-        shapes_m = [Polygon([blocks.frame.to_xy(*p) for p in r]) for r in regions]
-        x0 = min(s.bounds[0] for s in shapes_m) - 15
-        y0 = min(s.bounds[1] for s in shapes_m) - 15
-        x1 = max(s.bounds[2] for s in shapes_m) + 15
-        y1 = max(s.bounds[3] for s in shapes_m) + 15
+        regions = blocks.rings(group, DECIMALS)
+        shapes_m = shapely.polygons(shapely.linearrings(
+            blocks.frame.xy_array([p for r in regions for p in r]),
+            indices=np.repeat(np.arange(len(regions)), [len(r) for r in regions])))
+        lo, hi = shapely.bounds(shapes_m)[:, :2].min(axis=0).tolist(), shapely.bounds(shapes_m)[:, 2:].max(axis=0).tolist()
+        x0, y0, x1, y1 = lo[0] - 15, lo[1] - 15, hi[0] + 15, hi[1] + 15
         path = [point_inside(rng, blocks, group[rng.randrange(N_REGIONS)])]
         while len(path) < length:
             x, y = blocks.frame.to_xy(*path[-1])
@@ -103,7 +104,7 @@ class TrajectoryRegionTask(OptionTask[RegionsTarget]):
             nx, ny = x + d * math.cos(a), y + d * math.sin(a)
             if x0 <= nx <= x1 and y0 <= ny <= y1:
                 path.append(round_point(blocks.frame.to_latlon(nx, ny), DECIMALS))
-        if not self._robust([blocks.frame.to_xy(*p) for p in path], shapes_m):
+        if not self._robust(blocks.frame.xy_array(path), shapes_m):
             return None
         gold = [r + 1 for r in regions_crossed(path, regions)]
         if not gold:
@@ -120,15 +121,14 @@ class TrajectoryRegionTask(OptionTask[RegionsTarget]):
         )
 
     @staticmethod
-    def _robust(path_m: list[tuple[float, float]], shapes: list[Polygon]) -> bool:
-        """Every point 3 m or more from every boundary, every piece of a segment inside a region a line of
-        5 m or more, no segment within 3 m of a region it does not enter (vectorised GEOS calls)."""
-        regions = np.array(shapes, dtype=object)
-        xy = np.array(path_m)
+    def _robust(xy: FloatArray, regions: NDArray[np.object_]) -> bool:
+        """Every point (``xy``, metres) 3 m or more from every boundary of ``regions`` (polygons in metres),
+        every piece of a segment inside a region a line of 5 m or more, no segment within 3 m of a region it
+        does not enter (vectorised GEOS calls)."""
         points = shapely.points(xy)
         if (shapely.distance(shapely.get_exterior_ring(regions)[:, None], points[None, :]) < CLEARANCE_M).any():
             return False
-        if len(path_m) == 1:
+        if len(xy) == 1:
             return True
         segments = shapely.linestrings(np.stack([xy[:-1], xy[1:]], axis=1))[:, None]
         crossings = shapely.intersection(segments, regions[None, :]).ravel()
@@ -143,13 +143,12 @@ class TrajectoryRegionTask(OptionTask[RegionsTarget]):
         return not (near & ~entered).any()
 
     def render(self, item: Item[RegionsTarget], fmt: Fmt) -> str:
-        regions = render_regions(item.payload["regions"], fmt)
         path = fmt.path(item.payload["path"], DECIMALS)
         opts = item.options or []
         if fmt.lonlat:
             return (
                 "Question: Below are several regions, each given by its boundary as a list of "
-                f"{fmt.pair_name} vertices: {regions} A trajectory is given as a list of {fmt.pair_name} points: "
+                f"{fmt.pair_name} vertices: {render_regions(item.payload['regions'], fmt)} A trajectory is given as a list of {fmt.pair_name} points: "
                 f"{path}. Only some of its points are listed, but the trajectory is continuous and runs straight "
                 "between them. Which regions does it pass through, in the order it enters them: "
                 f"{options_inline(opts)}. Answer with one option only.\nAnswer: Option ("

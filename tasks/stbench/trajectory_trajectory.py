@@ -43,6 +43,15 @@ def random_walk(rng: random.Random, n: int, half: float, t0: float) -> list[tupl
     return out
 
 
+def degrees(frame: LocalFrame, walk: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    """A walk in (lat, lon, t), degrees rounded to 5 decimals."""
+    out = []
+    for x, y, t in walk:
+        lat, lon = frame.to_latlon(x, y)
+        out.append((round(lat, 5), round(lon, 5), t))
+    return out
+
+
 def robust(a: list[tuple[float, float, float]], b: list[tuple[float, float, float]]) -> bool:
     """Whether every segment pair is clearly crossing or clearly apart, in space and (if crossing) in time."""
     for p1, p2 in zip(a[:-1], a[1:], strict=True):
@@ -85,8 +94,7 @@ class TrajectoryTrajectoryTask(OptionTask[CountTarget]):
         n, half, t0 = rng.randint(5, 8), rng.uniform(300, 600), start_time(rng)
         wa = random_walk(rng, n, half, t0)
         wb = random_walk(rng, n, half, t0 + rng.randint(-300, 300))
-        a = [(*(round(v, 5) for v in frame.to_latlon(x, y)), t) for x, y, t in wa]
-        b = [(*(round(v, 5) for v in frame.to_latlon(x, y)), t) for x, y, t in wb]
+        a, b = degrees(frame, wa), degrees(frame, wb)
         pairs = encounters(a, b)
         if len(pairs) != want:
             return None

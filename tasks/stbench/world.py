@@ -186,8 +186,12 @@ class Blocks:
         r, c = key
         return [k for k in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)) if k in self.polygons]
 
-    def latlon(self, key: tuple[int, int], decimals: int = 6) -> list[LatLon]:
-        return [round_point(self.frame.to_latlon(x, y), decimals) for x, y in self.polygons[key]]
+    def rings(self, keys: Sequence[tuple[int, int]], decimals: int = 6) -> list[list[list[float]]]:
+        """The blocks ``keys`` as rings of [lat, lon] vertices, rounded to ``decimals``."""
+        points = self.frame.latlon_array([p for key in keys for p in self.polygons[key]]).tolist()
+        ends = np.cumsum([len(self.polygons[key]) for key in keys]).tolist()
+        return [[[round(lat, decimals), round(lon, decimals)] for lat, lon in points[end - len(self.polygons[key]):end]]
+                for key, end in zip(keys, ends, strict=True)]
 
 
 def city_blocks(rng: random.Random, rows: int = 4, cols: int = 4) -> Blocks:
@@ -213,13 +217,15 @@ def city_blocks(rng: random.Random, rows: int = 4, cols: int = 4) -> Blocks:
     cells = shapely.polygons(np.array([[nodes[(i, j)], nodes[(i, j + 1)], nodes[(i + 1, j + 1)], nodes[(i + 1, j)]]
                                        for i, j in keys]))
     inners = shapely.buffer(cells, -half, join_style="mitre")  # one GEOS call for all cells; no draws depend on it
+    kept = (shapely.get_type_id(inners) == shapely.GeometryType.POLYGON) & ~shapely.is_empty(inners)
+    exteriors = shapely.get_exterior_ring(inners[kept])  # each GEOS query once for all kept cells
+    coords = shapely.get_coordinates(exteriors).tolist()
+    ends = np.cumsum(shapely.get_num_coordinates(exteriors)).tolist()
     drawn: dict[tuple[int, int], list[XY]] = {}
-    for key, inner in zip(keys, inners, strict=True):
-        if inner.is_empty or inner.geom_type != "Polygon":
-            continue
-        exterior = shapely.get_exterior_ring(inner)
-        ring: list[XY] = [(x, y) for x, y in shapely.get_coordinates(exterior).tolist()[:-1]]
-        if not shapely.is_ccw(exterior):
+    for key, start, end, ccw in zip([k for k, ok in zip(keys, kept.tolist(), strict=True) if ok], [0, *ends][:-1],
+                                    ends, shapely.is_ccw(exteriors).tolist(), strict=True):
+        ring: list[XY] = [(x, y) for x, y in coords[start:end - 1]]  # the closing vertex left out
+        if not ccw:
             ring.reverse()
         out: list[XY] = []
         for a, b in zip(ring, ring[1:] + ring[:1], strict=True):
