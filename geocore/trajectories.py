@@ -151,8 +151,11 @@ def distance_to_path_m(lat: float, lon: float, path: Sequence[Sequence[float]]) 
 
 def position_at(traj: Sequence[Sequence[float]], t: float) -> LatLon | None:
     """(lat, lon) at time ``t`` by linear interpolation between samples; None outside the time range."""
-    pts = trajectory(traj, "trajectory")
-    t = check.finite(t, "t")
+    return _position_at(trajectory(traj, "trajectory"), check.finite(t, "t"))
+
+
+def _position_at(pts: Sequence[TrajPoint], t: float) -> LatLon | None:
+    """:func:`position_at` on a validated trajectory."""
     if t < pts[0][2] or t > pts[-1][2]:
         return None
     for a, b in zip(pts[:-1], pts[1:], strict=True):
@@ -189,7 +192,7 @@ def compare_trajectories(a: Sequence[Sequence[float]], b: Sequence[Sequence[floa
     devs: list[float] = []
     for mine, other in ((ta, tb), (tb, ta)):
         for lat, lon, t in mine:
-            pos = position_at(other, t)
+            pos = _position_at(other, t)
             if pos is not None:
                 devs.append(1000.0 * haversine_km(lat, lon, *pos))
     if not devs:

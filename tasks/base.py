@@ -46,7 +46,8 @@ def gc_paused() -> Iterator[None]:
     A paper-size build allocates millions of small containers that all stay alive (samples, their dicts and
     messages); each automatic collection of the oldest generation walks every one of them again, for nothing:
     samples hold no reference cycles, and reference counting still frees garbage at once. Pausing it halves
-    GeoTemp's generation time. The collector's previous state is restored on exit, so nesting is harmless."""
+    GeoTemp's generation time. :meth:`GeneratedTask.samples` builds under it (and ``benchmarks/generation.py``
+    around ``generate``). The collector's previous state is restored on exit, so nesting is harmless."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -86,7 +87,6 @@ class GeneratedTask(Generic[TargetT, ValueT]):
     the split's: GPSBench's items come from one RNG stream each (item i depends on the draws before it);
     GeoTemp's too, but it stops drawing after the last item it returns."""
 
-    @gc_paused()
     def generate(self, seed: int, size: int) -> list[Sample[TargetT]]:
         if self.independent_items:
             return [self.sample_at(seed, i, size) for i in range(size)]

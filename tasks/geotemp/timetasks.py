@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any, ClassVar
@@ -106,6 +107,46 @@ def asked_place(payload: dict[str, Any]) -> str | None:
     return f"{loc['city']}, {loc['country']}"
 
 
+@dataclass(frozen=True, slots=True)
+class TimeItem:
+    """One drawn item of a template: index, places, local start time at l1 and x hours (or None), with what
+    every variant renders from it, computed once: the gold, the offsets and the DST breakdown."""
+
+    index: int
+    l1: Location
+    l2: Location
+    start: datetime
+    hours: int | None
+    gold: TimeTarget
+    start_iso: str
+    start_offset: str
+    target_offset: str
+    offset_diff_hours: float
+    dst_l1: bool
+    dst_target: bool
+    crosses_transition: bool
+
+
+def time_item(index: int, l1: Location, l2: Location, start: datetime, hours: int | None, uses_l2: bool) -> TimeItem:
+    """The item and its facts: the asked place is l2 (``uses_l2``) or l1, the asked time ``hours`` after
+    ``start`` (elapsed time)."""
+    target_place = l2 if uses_l2 else l1
+    tz = get_zone(target_place.zone)
+    target = (start.astimezone(UTC) + timedelta(hours=hours or 0)).astimezone(tz)
+    diff = (target.utcoffset() or timedelta(0)) - (start.utcoffset() or timedelta(0))
+    return TimeItem(
+        index, l1, l2, start, hours,
+        gold={**gold_target(target, start), "zone": target_place.zone},
+        start_iso=iso_minute(start),
+        start_offset=offset_text(start),
+        target_offset=offset_text(target),
+        offset_diff_hours=diff.total_seconds() / 3600.0,
+        dst_l1=is_dst(start),
+        dst_target=is_dst(target),
+        crosses_transition=start.astimezone(tz).utcoffset() != target.utcoffset(),
+    )
+
+
 class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
     """Shared generator, parser and scorer of the four time templates."""
 
@@ -132,36 +173,35 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
         self.year = year
         self.styles = tuple(styles)
 
-    def _place_texts(self, l1: Location, l2: Location, start: datetime, target: datetime) -> tuple[str, str]:
+    def _place_texts(self, item: TimeItem) -> tuple[str, str]:
         if self.variant == "inject_tz":  # l1's offset at the start time, l2's at the asked time
-            return f"{l1.label} (time zone {offset_text(start)})", f"{l2.label} (time zone {offset_text(target)})"
+            return (f"{item.l1.label} (time zone {item.start_offset})",
+                    f"{item.l2.label} (time zone {item.target_offset})")
         if self.variant == "replace_city":
-            return f"the {offset_text(start)} time zone", f"the {offset_text(target)} time zone"
-        return l1.label, l2.label
+            return f"the {item.start_offset} time zone", f"the {item.target_offset} time zone"
+        return item.l1.label, item.l2.label
 
-    def items(self, seed: int, size: int) -> Iterator[tuple[int, Location, Location, datetime, int | None]]:
-        """The drawn items in order: index, (l1, l2), the local start time at l1 and x hours (or None). Drawn
-        once per process and shared by the template's variants (:func:`tasks.base.shared_stream`); items are
-        drawn in sequence from one stream, so a limited run draws the items up to the last one it returns."""
+    def items(self, seed: int, size: int) -> Iterator[TimeItem]:
+        """The drawn items in order. Drawn once per process and shared by the template's variants
+        (:func:`tasks.base.shared_stream`); items are drawn in sequence from one stream, so a limited run draws
+        the items up to the last one it returns."""
         grid = pair_count()
         if not 1 <= size <= grid:
             raise ValueError(f"size must be within [1, {grid}] (the l1 × l2 grid), got {size}")
         stream = shared_stream(("geotemp", self.kind, self.year, seed, size))
         return stream.replay(lambda: self._draw(seed, size))
 
-    def _draw(self, seed: int, size: int) -> Iterator[tuple[int, Location, Location, datetime, int | None]]:
+    def _draw(self, seed: int, size: int) -> Iterator[TimeItem]:
         rng = random.Random(stable_seed("geotemp", self.kind, self.year, seed))
         picks = rng.sample(range(pair_count()), size)
         for i, index in enumerate(picks):
             l1, l2 = pair(index)
             start = random_local_start(rng, l1.zone, self.year)
             hours = rng.randint(MIN_HOURS, MAX_HOURS) if self.uses_hours else None
-            yield i, l1, l2, start, hours
+            yield time_item(i, l1, l2, start, hours, self.uses_l2)
 
-    @gc_paused()
     def generate(self, seed: int, size: int) -> list[Sample[TimeTarget]]:
-        return [s for i, l1, l2, start, hours in self.items(seed, size)
-                for s in self._item_samples(i, size, l1, l2, start, hours)]
+        return [s for item in self.items(seed, size) for s in self._item_samples(item)]
 
     @gc_paused()
     def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample[TimeTarget]]:
@@ -172,43 +212,35 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
             raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
         out: list[Sample[TimeTarget]] = []
         taken = 0
-        for i, l1, l2, start, hours in self.items(seed, self.size):
+        for item in self.items(seed, self.size):
             if limit is not None and taken >= limit:
                 break
-            if self.split_of(i) == split:
-                out += self._item_samples(i, self.size, l1, l2, start, hours)
+            if self.split_of(item.index) == split:
+                out += self._item_samples(item)
                 taken += 1
         return out
 
-    def _item_samples(self, i: int, size: int, l1: Location, l2: Location, start: datetime,
-                      hours: int | None) -> list[Sample[TimeTarget]]:
-        """Item ``i`` in every style with styled ids (the ``.styles`` variant), else in style ``i mod n``."""
+    def _item_samples(self, item: TimeItem) -> list[Sample[TimeTarget]]:
+        """The item in every style with styled ids (the ``.styles`` variant), else in style ``index mod n``."""
         if self.all_styles:
-            return self.samples_of(i, size, l1, l2, start, hours, self.styles, styled_ids=True)
-        return self.samples_of(i, size, l1, l2, start, hours, (self.styles[i % len(self.styles)],))
+            return self.samples_of(item, self.styles, styled_ids=True)
+        return self.samples_of(item, (self.styles[item.index % len(self.styles)],))
 
-    def samples_of(self, i: int, size: int, l1: Location, l2: Location, start: datetime, hours: int | None,
-                   styles: Sequence[str], *, styled_ids: bool = False) -> list[Sample[TimeTarget]]:
-        """Item ``i`` in each of ``styles`` (its gold and breakdown computed once). Ids ``<name>/<split>/<index>``,
-        or with ``styled_ids`` ``<name>[<style>]/<split>/<index>`` and ``meta["item"]`` the plain id."""
-        target_place = l2 if self.uses_l2 else l1
-        tz = get_zone(target_place.zone)
-        later = start.astimezone(UTC) + timedelta(hours=hours or 0)
-        target = later.astimezone(tz)
-        at_start = start.astimezone(tz)
-        p1, p2 = self._place_texts(l1, l2, start, target)
+    def samples_of(self, item: TimeItem, styles: Sequence[str], *, styled_ids: bool = False) -> list[Sample[TimeTarget]]:
+        """The item in each of ``styles``. Ids ``<name>/<split>/<index>``, or with ``styled_ids``
+        ``<name>[<style>]/<split>/<index>`` and ``meta["item"]`` the plain id."""
+        i, l1, l2 = item.index, item.l1, item.l2
+        p1, p2 = self._place_texts(item)
         split = self.split_of(i)
         plain_id = self.sample_id(split, i)
-        diff = (target.utcoffset() or timedelta(0)) - (start.utcoffset() or timedelta(0))
-        gold: TimeTarget = {**gold_target(target, start), "zone": target_place.zone}
         payload = {
             "template": self.kind,
             "variant": self.variant,
             "style": None,
             "year": self.year,
-            "start": iso_minute(start),
-            "start_utc_offset": offset_text(start),
-            "hours": hours,
+            "start": item.start_iso,
+            "start_utc_offset": item.start_offset,
+            "hours": item.hours,
             "l1": l1.brief(),
             "l2": l2.brief() if self.uses_l2 else None,
             "place_texts": [p1, p2] if self.uses_l2 else [p1],
@@ -216,26 +248,26 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
         meta = {
             "style": None,
             "variant": self.variant,
-            "offset": offset_text(target),
-            "offset_l1": offset_text(start),
-            "offset_diff_hours": diff.total_seconds() / 3600.0,
-            "day_shift": (target.date() - start.date()).days,
-            "dst_l1": is_dst(start),
-            "dst_target": is_dst(target),
-            "crosses_transition": at_start.utcoffset() != target.utcoffset(),
+            "offset": item.target_offset,
+            "offset_l1": item.start_offset,
+            "offset_diff_hours": item.offset_diff_hours,
+            "day_shift": item.gold["day_shift"],
+            "dst_l1": item.dst_l1,
+            "dst_target": item.dst_target,
+            "crosses_transition": item.crosses_transition,
             "country_l1": l1.country_code,
             "continent_l1": l1.continent,
             **({"country_l2": l2.country_code, "continent_l2": l2.continent} if self.uses_l2 else {}),
         }
         out = []
-        prompts = time_prompts(self.kind, start, p1, p2 if self.uses_l2 else None, hours, styles)
+        prompts = time_prompts(self.kind, item.start, p1, p2 if self.uses_l2 else None, item.hours, styles)
         for style, prompt in zip(styles, prompts, strict=True):
             out.append(Sample(
                 id=f"{self.name}[{style}]/{split}/{i:05d}" if styled_ids else plain_id,
                 task=self.name,
                 split=split,
                 messages=(_SYSTEM, Message(role="user", content=prompt)),
-                target=gold.copy(),
+                target=item.gold.copy(),
                 payload={**payload, "style": style},
                 meta={**meta, "style": style, **({"item": plain_id} if styled_ids else {})},
             ))

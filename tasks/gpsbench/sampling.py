@@ -6,6 +6,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import accumulate
 
 import numpy as np
 
@@ -27,8 +28,15 @@ def cities_by_continent() -> dict[str, tuple[City, ...]]:
 
 def pick_continent(rng: random.Random) -> str:
     """A continent drawn with the paper's quota weights."""
+    names, cumulative = _continent_weights()
+    return rng.choices(names, cum_weights=cumulative, k=1)[0]
+
+
+@cache
+def _continent_weights() -> tuple[list[str], list[float]]:
+    """The continents and their cumulative quota weights (what ``choices`` would accumulate on every call)."""
     names = list(CONTINENT_QUOTAS)
-    return rng.choices(names, weights=[CONTINENT_QUOTAS[n] for n in names], k=1)[0]
+    return names, list(accumulate(CONTINENT_QUOTAS[n] for n in names))
 
 
 def far_enough(city: City, chosen: Sequence[City], min_km: float) -> bool:

@@ -207,12 +207,13 @@ def city_blocks(rng: random.Random, rows: int = 4, cols: int = 4) -> Blocks:
     angle = math.radians(rng.uniform(0, 90))
     half = rng.uniform(6.0, 10.0)
     jit = 0.12 * min(su, sv)
+    cos_a, sin_a = math.cos(angle), math.sin(angle)
     nodes: dict[tuple[int, int], XY] = {}
     for i in range(rows + 1):
         for j in range(cols + 1):
             u = (j - cols / 2) * su + rng.uniform(-jit, jit)
             v = (i - rows / 2) * sv + rng.uniform(-jit, jit)
-            nodes[(i, j)] = (u * math.cos(angle) - v * math.sin(angle), u * math.sin(angle) + v * math.cos(angle))
+            nodes[(i, j)] = (u * cos_a - v * sin_a, u * sin_a + v * cos_a)
     keys = [(i, j) for i in range(rows) for j in range(cols)]
     cells = shapely.polygons(np.array([[nodes[(i, j)], nodes[(i, j + 1)], nodes[(i + 1, j + 1)], nodes[(i + 1, j)]]
                                        for i, j in keys]))
@@ -238,9 +239,10 @@ def city_blocks(rng: random.Random, rows: int = 4, cols: int = 4) -> Blocks:
         drawn[key] = out
     if not drawn:
         return Blocks(frame, {}, 2 * half)
-    rings = shapely.linearrings(np.concatenate([np.array(v) for v in drawn.values()]),
-                                indices=np.repeat(np.arange(len(drawn)), [len(v) for v in drawn.values()]))
-    valid = shapely.is_valid(shapely.polygons(rings))
+    closed = [(*ring, ring[0]) for ring in drawn.values()]
+    valid = shapely.is_valid(shapely.from_ragged_array(  # all blocks built in one call
+        shapely.GeometryType.POLYGON, np.array([p for ring in closed for p in ring]),
+        (np.cumsum([0, *map(len, closed)]), np.arange(len(closed) + 1))))
     polys = {key: out for (key, out), ok in zip(drawn.items(), valid, strict=True) if ok}
     return Blocks(frame, polys, 2 * half)
 
