@@ -5,6 +5,7 @@
     python benchmarks/run.py generation    # 3. sample generation of every task family at paper size
     python benchmarks/run.py local         # 4. embedded model via the framework vs raw llama-cpp-python
     python benchmarks/run.py memory        # 5. memory of a 100k-sample scripted run
+    python benchmarks/run.py prompts       # 7. tools-condition prompt tokens, full vs lean tools [--runs A B]
     python benchmarks/run.py all --json benchmarks/results.json
 
 Every figure is measured within one invocation (ratios, medians), so a noisy shared machine shifts both sides.
@@ -27,8 +28,9 @@ import generation  # noqa: E402
 import local_model  # noqa: E402
 import memory  # noqa: E402
 import overhead  # noqa: E402
+import prompts  # noqa: E402
 
-BENCHMARKS = ("overhead", "concurrency", "generation", "local", "memory")
+BENCHMARKS = ("overhead", "concurrency", "generation", "local", "memory", "prompts")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--prompts", type=int, default=5)
             s.add_argument("--max-tokens", type=int, default=128)
             s.add_argument("--tool-samples", type=int, default=3)
+        if name in ("prompts", "all"):
+            s.add_argument("--runs", type=Path, nargs=2, metavar=("BEFORE", "AFTER"),
+                           help="two run directories of the same tools-condition tasks to compare")
         if name in ("memory", "all"):
             s.add_argument("--sizes", default="10000,30000,100000")
             s.add_argument("--gather-sizes", default="10000,30000",
@@ -87,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             out = generation.run(tuple(f for f in args.families.split(",") if f))
         elif name == "local":
             out = local_model.run(args.prompts, args.max_tokens, args.tool_samples)
+        elif name == "prompts":
+            out = prompts.run(runs=tuple(args.runs) if args.runs else None)
         else:
             out = memory.run(tuple(int(x) for x in args.sizes.split(",") if x),
                              tuple(int(x) for x in args.gather_sizes.split(",") if x))

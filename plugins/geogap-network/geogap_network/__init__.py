@@ -24,8 +24,8 @@ from tools import make_tool, toolset
 
 __all__ = ["network_tools"]
 
-NetworkId = Annotated[str, Field(description="Network id from the question, e.g. outdoor-017-4821")]
-CameraId = Annotated[str, Field(description="Camera id, e.g. C417")]
+NetworkId = Annotated[str, Field(description="Network id from the question")]
+CameraId = Annotated[str, Field(description="Camera id from the question")]
 Route = Annotated[list[CameraId], Field(min_length=2, description="Camera ids in travel order (2 or more)")]
 
 
