@@ -83,14 +83,23 @@ class GeneratedTask(Generic[TargetT, ValueT]):
 
     independent_items: ClassVar[bool] = False
     """Whether item i is drawn alone (its own RNG) by :meth:`sample_at`: then :meth:`samples` draws only the
-    items it returns (a ``--limit`` at paper size starts at once). Otherwise it generates every item and keeps
-    the split's: GPSBench's items come from one RNG stream each (item i depends on the draws before it);
-    GeoTemp's too, but it stops drawing after the last item it returns."""
+    items it returns (a ``--limit`` at paper size starts at once). Otherwise items come from one RNG stream
+    (item i depends on the draws before it, GPSBench and GeoTemp), drawn in order by :meth:`draw`, and
+    :meth:`samples` stops drawing after the last item it returns."""
 
     def generate(self, seed: int, size: int) -> list[Sample[TargetT]]:
+        """All ``size`` samples for ``seed``, in order (every split)."""
         if self.independent_items:
             return [self.sample_at(seed, i, size) for i in range(size)]
-        raise NotImplementedError  # pragma: no cover - abstract
+        return list(self.draw(seed, size))
+
+    def draw(self, seed: int, size: int) -> Iterator[Sample[TargetT]]:
+        """The samples of :meth:`generate` one at a time, each drawn when asked for (tasks whose items come from
+        one RNG stream implement this). A task that overrides :meth:`generate` instead builds them all here, so
+        its limited runs build every sample and keep the head."""
+        if type(self).generate is GeneratedTask.generate:
+            raise NotImplementedError(f"{type(self).__name__} implements neither draw, generate nor sample_at")
+        yield from self.generate(seed, size)
 
     def sample_at(self, seed: int, index: int, size: int) -> Sample[TargetT]:  # pragma: no cover - abstract
         """Sample ``index`` of ``size`` for ``seed``, drawn alone (tasks with :attr:`independent_items`)."""
@@ -124,8 +133,17 @@ class GeneratedTask(Generic[TargetT, ValueT]):
         if self.independent_items:
             wanted = [i for i in range(self.size) if self.split_of(i) == split]
             return [self.sample_at(seed, i, self.size) for i in (wanted if limit is None else wanted[:limit])]
-        items = [s for s in self.generate(seed, self.size) if s.split == split]
-        return items if limit is None else items[:limit]
+        if limit is None:
+            return [s for s in self.generate(seed, self.size) if s.split == split]
+        out: list[Sample[TargetT]] = []
+        if limit < 1:
+            return out
+        for sample in self.draw(seed, self.size):
+            if sample.split == split:
+                out.append(sample)
+                if len(out) == limit:
+                    break  # nothing after the last sample returned is drawn
+        return out
 
 
 SPLIT_BLOCK = 10

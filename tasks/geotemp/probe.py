@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import TypedDict
 
@@ -88,18 +89,17 @@ class TimeZoneProbeTask(GeneratedTask[ProbeTarget, int]):
             raise ValueError(f"year must be an integer from 1970 to 2099, got {year!r}")
         self.year = year
 
-    def generate(self, seed: int, size: int) -> list[Sample[ProbeTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[ProbeTarget]]:
         locs = locations()
         if not 1 <= size <= len(locs):
             raise ValueError(f"size must be within [1, {len(locs)}] (one item per location), got {size}")
         rng = random.Random(stable_seed(self.name, self.year, seed))
-        out: list[Sample[ProbeTarget]] = []
         for i, index in enumerate(rng.sample(range(len(locs)), size)):
             loc = locs[index]
             offsets = offsets_in_year(loc.zone, self.year)
             january = get_zone(loc.zone).utcoffset(datetime(self.year, 1, 15, 12)) or timedelta(0)
             split = self.split_of(i)
-            out.append(Sample(
+            yield Sample(
                 id=self.sample_id(split, i),
                 task=self.name,
                 split=split,
@@ -110,8 +110,7 @@ class TimeZoneProbeTask(GeneratedTask[ProbeTarget, int]):
                 payload={"location": loc.brief(), "year": self.year},
                 meta={"offset": format_utc_offset(january), "has_dst": len(offsets) > 1,
                       "country": loc.country_code, "continent": loc.continent},
-            ))
-        return out
+            )
 
     def parse(self, text: str, sample: Sample[ProbeTarget]) -> Parsed[int]:
         """The offset on the FINAL ANSWER line; without one, the offset written after ``City:``, else the

@@ -200,8 +200,9 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
             hours = rng.randint(MIN_HOURS, MAX_HOURS) if self.uses_hours else None
             yield time_item(i, l1, l2, start, hours, self.uses_l2)
 
-    def generate(self, seed: int, size: int) -> list[Sample[TimeTarget]]:
-        return [s for item in self.items(seed, size) for s in self._item_samples(item)]
+    def draw(self, seed: int, size: int) -> Iterator[Sample[TimeTarget]]:
+        for item in self.items(seed, size):
+            yield from self._item_samples(item)
 
     @gc_paused()
     def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample[TimeTarget]]:

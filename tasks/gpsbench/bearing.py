@@ -7,6 +7,7 @@ and reported but not required. The error is the absolute angular difference in d
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TypedDict
 
 from geocore.geodesy import compass_point, initial_bearing
@@ -41,21 +42,19 @@ class BearingAnswer(TypedDict):
 class BearingTask(GpsTask[BearingTarget, BearingAnswer]):
     toolsets = ("geodesy",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[BearingTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[BearingTarget]]:
         rng = self.rng(seed)
-        out = []
         for i in range(size):
             a, b = sample_global(rng, 2, 100.0)
             (la1, lo1), (la2, lo2) = rounded(a.lat, a.lon), rounded(b.lat, b.lon)
             deg = initial_bearing(la1, lo1, la2, lo2)
             compass = compass_point(deg, 8)
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(a=fmt_point(la1, lo1), b=fmt_point(la2, lo2)),
                 {"bearing_deg": round(deg, 4), "compass": compass},
                 {"points": [[la1, lo1], [la2, lo2]], "cities": [a.name, b.name]},
                 place_meta(a, continents=f"{a.continent}-{b.continent}"),
-            ))
-        return out
+            )
 
     def parse(self, text: str, sample: Sample[BearingTarget]) -> Parsed[BearingAnswer]:
         """The bearing (degrees) of the committed answer, plus its compass word if one is given (reported, not

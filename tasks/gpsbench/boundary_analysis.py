@@ -11,6 +11,7 @@ when every city is put under its continent; the error is the number of misplaced
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TypedDict
 
 from geocore.gazetteer import CONTINENTS
@@ -90,9 +91,8 @@ class BoundaryAnalysisTask(GpsTask[ContinentsTarget, dict[str, str]]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[ContinentsTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[ContinentsTarget]]:
         rng = self.rng(seed)
-        out = []
         for i in range(size):
             while True:
                 group = sample_balanced(rng, rng.randint(4, 6), 100.0,
@@ -102,15 +102,14 @@ class BoundaryAnalysisTask(GpsTask[ContinentsTarget, dict[str, str]]):
                         a != b and f" {a} " in f" {b} " for a in keys for b in keys):
                     break
             names = [c.name for c in group]
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(names=", ".join(names)),
                 {"continents": {c.name: c.continent for c in group},
                  "groups": {CONTINENT_NAMES[k]: [c.name for c in group if c.continent == k]
                             for k in CONTINENT_NAMES if any(c.continent == k for c in group)}},
                 {"cities": names, "geonameids": [c.geonameid for c in group]},
                 place_meta(group[0], n_places=len(group), n_continents=len({c.continent for c in group})),
-            ))
-        return out
+            )
 
     def parse(self, text: str, sample: Sample[ContinentsTarget]) -> Parsed[dict[str, str]]:
         """Continent of each place named after the FINAL ANSWER marker (all lines after it) or, without one,

@@ -8,6 +8,7 @@ south-west and north-east corners). Tolerances: ±0.01° per coordinate; max(5 k
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Required, TypedDict
 
 from geocore.pointsets import box_summary
@@ -67,9 +68,8 @@ class BoxTarget(TypedDict, total=False):
 class BoundingBoxTask(GpsTask[BoxTarget, PairAnswer | float | list[float]]):
     toolsets = ("shapes",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[BoxTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[BoxTarget]]:
         rng = self.rng(seed)
-        out = []
         for i in range(size):
             group = sample_balanced(rng, rng.randint(3, 8), 100.0)
             pts = [rounded(c.lat, c.lon) for c in group]
@@ -85,12 +85,11 @@ class BoundingBoxTask(GpsTask[BoxTarget, PairAnswer | float | list[float]]):
                 target["lat"], target["lon"] = round(lat, 6), round(lon, 6)
             what, form = ASK[quantity]
             listing = "\n".join(f"{k + 1}. {fmt_point(*p)}" for k, p in enumerate(pts))
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(n=len(pts), points=listing, what=what, form=form), target,
                 {"points": [list(p) for p in pts], "cities": [c.name for c in group]},
                 place_meta(group[0], quantity=quantity, n_points=len(pts)),
-            ))
-        return out
+            )
 
     def parse(self, text: str, sample: Sample[BoxTarget]) -> Parsed[PairAnswer | float | list[float]]:
         """The asked quantity from the committed answer: a (lat, lon) pair, a distance, or the four bounds;

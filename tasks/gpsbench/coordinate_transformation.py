@@ -9,6 +9,7 @@ projected back and compared with the given coordinates. The error is the larger 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import TypedDict
 
 from geocore.coords import from_utm, from_web_mercator, simple_utm_zone, to_utm, to_web_mercator
@@ -62,9 +63,8 @@ class ProjectionTarget(TypedDict, total=False):
 class CoordinateTransformationTask(GpsTask[ProjectionTarget, PairAnswer | ProjectedAnswer]):
     toolsets = ("projections",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[ProjectionTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[ProjectionTarget]]:
         rng = self.rng(seed)
-        out = []
         for i in range(size):
             city = sample_global(rng, 1, 0.0)[0]
             direction = rng.choice(DIRECTIONS)
@@ -95,9 +95,8 @@ class CoordinateTransformationTask(GpsTask[ProjectionTarget, PairAnswer | Projec
                 prompt = TEMPLATES[direction].format(x=x, y=y, note=MERC_NOTE)
                 target = {"x": x, "y": y, "lat": round(glat, 7), "lon": round(glon, 7)}
             target["direction"] = direction
-            out.append(self.make(i, size, prompt, target, {"lat": lat, "lon": lon, "city": city.name},
-                                 place_meta(city, direction=direction)))
-        return out
+            yield self.make(i, size, prompt, target, {"lat": lat, "lon": lon, "city": city.name},
+                                 place_meta(city, direction=direction))
 
     def parse(self, text: str, sample: Sample[ProjectionTarget]) -> Parsed[PairAnswer | ProjectedAnswer]:
         """Zone/easting/northing, x/y or a lat/lon pair, as the direction asks, from the committed answer; two

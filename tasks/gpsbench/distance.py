@@ -7,6 +7,7 @@ R = 6371 km computed from the coordinates exactly as printed; correct within max
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import TypedDict
 
 from geocore.geodesy import haversine_km
@@ -44,15 +45,14 @@ class DistanceTask(GeneratedTask[DistanceTarget, float]):
     toolsets = ("geodesy",)
     default_size = 200
 
-    def generate(self, seed: int, size: int) -> list[Sample[DistanceTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[DistanceTarget]]:
         rng = random.Random(stable_seed(self.name, seed))
-        out: list[Sample[DistanceTarget]] = []
         for i in range(size):
             a, b = sample_global(rng, 2, MIN_SEPARATION_KM)
             (la1, lo1), (la2, lo2) = rounded(a.lat, a.lon), rounded(b.lat, b.lon)
             km = haversine_km(la1, lo1, la2, lo2)
             split = self.split_of(i)
-            out.append(Sample(
+            yield Sample(
                 id=self.sample_id(split, i),
                 task=self.name,
                 split=split,
@@ -66,8 +66,7 @@ class DistanceTask(GeneratedTask[DistanceTarget, float]):
                     "continents": f"{a.continent}-{b.continent}",
                     "subregion": subregion(a.country_code, a.continent),
                 },
-            ))
-        return out
+            )
 
     def parse(self, text: str, sample: Sample[DistanceTarget]) -> Parsed[float]:
         """The distance (km; miles and metres converted) of the committed answer, or a bare number there (km, as

@@ -8,6 +8,7 @@ larger of the two differences in arc-seconds. Hemisphere swaps (N/E exchanged) a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TypedDict
 
 from geocore.coords import format_dms
@@ -48,9 +49,8 @@ class FormatTarget(TypedDict):
 class FormatConversionTask(GpsTask[FormatTarget, PairAnswer]):
     toolsets = ("projections",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[FormatTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[FormatTarget]]:
         rng = self.rng(seed)
-        out = []
         for i in range(size):
             city = sample_global(rng, 1, 0.0)[0]
             direction = rng.choice(DIRECTIONS)
@@ -64,9 +64,8 @@ class FormatConversionTask(GpsTask[FormatTarget, PairAnswer]):
                 prompt = TO_DD.format(dms=dms)
                 target = {"direction": direction, "lat": round(dms_shown_value(lat), 7),
                           "lon": round(dms_shown_value(lon), 7), "dms": dms}
-            out.append(self.make(i, size, prompt, target, {"lat": lat, "lon": lon, "dms": dms, "city": city.name},
-                                 place_meta(city, direction=direction)))
-        return out
+            yield self.make(i, size, prompt, target, {"lat": lat, "lon": lon, "dms": dms, "city": city.name},
+                                 place_meta(city, direction=direction))
 
     def parse(self, text: str, sample: Sample[FormatTarget]) -> Parsed[PairAnswer]:
         """The coordinate pair of the committed answer (DMS or decimal, hemisphere letters or signs); the same

@@ -7,6 +7,7 @@ gold is the slerp point from the printed coordinates. Correct when latitude and 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TypedDict
 
 from geocore.geodesy import haversine_km, interpolate
@@ -38,9 +39,8 @@ class InterpolationTarget(TypedDict):
 class InterpolationTask(GpsTask[InterpolationTarget, PairAnswer]):
     toolsets = ("geodesy",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[InterpolationTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[InterpolationTarget]]:
         rng = self.rng(seed)
-        out = []
         for i in range(size):
             while True:
                 a, b = sample_global(rng, 2, 500.0)
@@ -49,13 +49,12 @@ class InterpolationTask(GpsTask[InterpolationTarget, PairAnswer]):
                     break
             f = rng.choice(FRACTIONS)
             lat, lon = interpolate(la1, lo1, la2, lo2, f)
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(a=fmt_point(la1, lo1), b=fmt_point(la2, lo2), f=f),
                 {"lat": round(lat, 6), "lon": round(lon, 6), "fraction": f},
                 {"points": [[la1, lo1], [la2, lo2]], "fraction": f, "cities": [a.name, b.name]},
                 place_meta(a, continents=f"{a.continent}-{b.continent}", fraction=f),
-            ))
-        return out
+            )
 
     def parse(self, text: str, sample: Sample[InterpolationTarget]) -> Parsed[PairAnswer]:
         """The (lat, lon) pair of the committed answer (hemisphere letters, signs, labels, DMS); the endpoints

@@ -8,6 +8,7 @@ when a namesake in the same country shares the shown coordinate within 0.1° but
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from typing import Literal, TypedDict
 
@@ -58,9 +59,8 @@ class MissingDataTask(GpsTask[MissingTarget, float]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[MissingTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[MissingTarget]]:
         rng = self.rng(seed)
-        out = []
         for i in range(size):
             missing: Literal["lat", "lon"] = "lon" if i % 2 == 0 else "lat"
             while True:
@@ -72,12 +72,11 @@ class MissingDataTask(GpsTask[MissingTarget, float]):
             prompt = TEMPLATE.format(name=city.name, country=city.country, known_name=known_name,
                                      known=lat if missing == "lon" else lon, missing_name=missing_name,
                                      neg="west" if missing == "lon" else "south")
-            out.append(self.make(
+            yield self.make(
                 i, size, prompt, {"missing": missing, "value": lon if missing == "lon" else lat},
                 {"city": city.name, "country": city.country, "lat": lat, "lon": lon, "geonameid": city.geonameid},
                 place_meta(city, difficulty=difficulty_of(city.population), missing=missing),
-            ))
-        return out
+            )
 
     def parse(self, text: str, sample: Sample[MissingTarget]) -> Parsed[float]:
         """The latitude or longitude asked for, from the committed answer (signs and N/S/E/W letters); the

@@ -11,7 +11,7 @@ counts when it singles out one option.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 
 from geocore.gazetteer import City, admin1_name
@@ -66,10 +66,9 @@ class NameDisambiguationTask(ChoiceTask[NameTarget]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[NameTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[NameTarget]]:
         rng = self.rng(seed)
         groups = name_groups()
-        out = []
         for i in range(size):
             while True:
                 group = list(rng.choice(groups))
@@ -94,11 +93,10 @@ class NameDisambiguationTask(ChoiceTask[NameTarget]):
                 if near[0][0].geonameid == gold.geonameid and (len(near) == 1 or near[1][1] - near[0][1] >= 0.2):
                     break
             options = [city_label(c, with_admin1=True) for c in chosen]
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(name=gold.name, lat=lat, lon=lon, options=options_block(options)),
                 {"letter": LETTERS[answer], "index": answer, "label": options[answer], "geonameid": gold.geonameid},
                 {"lat": lat, "lon": lon, "offset_m": round(haversine_km(lat, lon, gold.lat, gold.lon) * 1000.0, 1),
                  "aliases": option_aliases(chosen), "geonameids": [c.geonameid for c in chosen]},
                 place_meta(gold, group_size=len(group)), choices=options,
-            ))
-        return out
+            )

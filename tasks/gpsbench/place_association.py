@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from functools import cache
 from typing import ClassVar, TypedDict
 
 from geocore.gazetteer import City, admin1_name, country_code, find_city
 from tasks.answers import decide, extract, fold, is_refusal
+from tasks.base import shared_stream
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.sampling import cities_by_continent, city_grid, pick_continent
 from tasks.records import Parsed, Sample, Score
@@ -119,10 +121,26 @@ class PlaceAssociationTask(GpsTask[PlaceTarget, list[str]]):
     toolsets = ("gazetteer",)
     level: ClassVar[str] = "city"
 
-    def generate(self, seed: int, size: int) -> list[Sample[PlaceTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[PlaceTarget]]:
+        for i, city, lat, lon, sigma, offset_km in self.places(seed, size):
+            a1 = admin1_name(city.country_code, city.admin1_code)
+            target: PlaceTarget = {"name": city.name, "names": accepted_names(city), "country": city.country,
+                      "country_code": city.country_code, "admin1_code": city.admin1_code, "admin1_name": a1,
+                      "geonameid": city.geonameid, "lat": city.lat, "lon": city.lon}
+            yield self.make(
+                i, size, TEMPLATE.format(lat=lat, lon=lon), target,
+                {"lat": lat, "lon": lon, "noise_m": sigma, "offset_km": offset_km},
+                place_meta(city, difficulty=DIFFICULTIES[i % 3], noise_m=sigma, population=city.population),
+            )
+
+    def places(self, seed: int, size: int) -> Iterator[tuple[int, City, float, float, float, float]]:
+        """Per item: its index, the city, the noisy (lat, lon) shown, the noise σ (m) and the km from the city
+        to the point. Drawn once per process and shared by the scoring levels (:func:`tasks.base.shared_stream`)."""
+        return shared_stream((self.item_key, seed, size)).replay(lambda: self._draw_places(seed, size))
+
+    def _draw_places(self, seed: int, size: int) -> Iterator[tuple[int, City, float, float, float, float]]:
         rng = self.rng(seed)
         bands, grid = _bands(), city_grid()
-        out = []
         for i in range(size):
             difficulty = DIFFICULTIES[i % 3]
             sigma = SIGMAS_M[(i // 3) % len(SIGMAS_M)]
@@ -139,16 +157,7 @@ class PlaceAssociationTask(GpsTask[PlaceTarget, list[str]]):
                 if near and near[0][0].geonameid == city.geonameid and (
                         len(near) == 1 or near[1][1] - near[0][1] >= RUNNER_UP_MARGIN_KM):
                     break
-            a1 = admin1_name(city.country_code, city.admin1_code)
-            target: PlaceTarget = {"name": city.name, "names": accepted_names(city), "country": city.country,
-                      "country_code": city.country_code, "admin1_code": city.admin1_code, "admin1_name": a1,
-                      "geonameid": city.geonameid, "lat": city.lat, "lon": city.lon}
-            out.append(self.make(
-                i, size, TEMPLATE.format(lat=lat, lon=lon), target,
-                {"lat": lat, "lon": lon, "noise_m": sigma, "offset_km": round(near[0][1], 4)},
-                place_meta(city, difficulty=difficulty, noise_m=sigma, population=city.population),
-            ))
-        return out
+            yield i, city, lat, lon, sigma, round(near[0][1], 4)
 
     def parse(self, text: str, sample: Sample[PlaceTarget]) -> Parsed[list[str]]:
         """The comma-separated parts of the committed answer (brackets read as parts); alternatives joined by

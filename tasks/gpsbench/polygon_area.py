@@ -11,6 +11,7 @@ error.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TypedDict
 
 from shapely.geometry import Polygon
@@ -45,9 +46,8 @@ class AreaTarget(TypedDict):
 class PolygonAreaTask(GpsTask[AreaTarget, AreaAnswer]):
     toolsets = ("shapes",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[AreaTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[AreaTarget]]:
         rng = self.rng(seed)
-        out = []
         for i in range(size):
             while True:
                 n = rng.randint(3, 6)
@@ -64,15 +64,14 @@ class PolygonAreaTask(GpsTask[AreaTarget, AreaAnswer]):
             names = {rounded(c.lat, c.lon): c.name for c in group}
             perimeter = spherical_perimeter_km(ordered)
             vertices = "\n".join(f"{k + 1}. {fmt_point(*p)}" for k, p in enumerate(ordered))
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(vertices=vertices),
                 {"area_km2": round(area, 3), "perimeter_km": round(perimeter, 3),
                  "paper_area_km2": round(spherical_polygon_area_km2(ordered), 3), "convex": shape.convex_hull.equals(shape)},
                 {"vertices": [list(p) for p in ordered], "cities": [names[p] for p in ordered],
                  "anchor_index": ordered.index(pts[0])},
                 place_meta(group[0], n_vertices=len(ordered)),
-            ))
-        return out
+            )
 
     def parse(self, text: str, sample: Sample[AreaTarget]) -> Parsed[AreaAnswer]:
         """Area (and perimeter when given) of the committed answer; two different areas are hedged."""

@@ -7,6 +7,8 @@ draws where the runner-up is within 5 % of the nearest are redrawn so the answer
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from geocore.gazetteer import City
 from geocore.geodesy import haversine_km
 from tasks.gpsbench.common import LETTERS, ChoiceTarget, ChoiceTask, options_block, place_meta
@@ -35,9 +37,8 @@ class ProximityTask(ChoiceTask[ProximityTarget]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[ProximityTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[ProximityTarget]]:
         rng = self.rng(seed)
-        out = []
         for i in range(size):
             while True:
                 ref, *cands = sample_global_where(rng, 5, 100.0, is_unambiguous)
@@ -47,11 +48,10 @@ class ProximityTask(ChoiceTask[ProximityTarget]):
                     break
             gold = order[0]
             names = [c.name for c in cands]
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(ref=ref.name, options=options_block(names)),
                 {"letter": LETTERS[gold], "index": gold, "name": names[gold], "distances_km": [round(d, 3) for d in km]},
                 {"reference": ref.name, "geonameids": [ref.geonameid] + [c.geonameid for c in cands],
                  "aliases": [[n] for n in names]},
                 place_meta(ref), choices=names,
-            ))
-        return out
+            )

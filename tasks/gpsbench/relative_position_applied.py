@@ -9,6 +9,7 @@ pairs within 2° of a sector boundary are redrawn.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import partial
 
 from geocore.gazetteer import City
@@ -45,9 +46,8 @@ class RelativePositionAppliedTask(GpsTask[DirectionTarget, str]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[DirectionTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[DirectionTarget]]:
         rng = self.rng(seed)
-        out = []
         for i in range(size):
             lo, hi, difficulty = BANDS_KM[i % len(BANDS_KM)]
             while True:
@@ -61,15 +61,14 @@ class RelativePositionAppliedTask(GpsTask[DirectionTarget, str]):
                 if not near_boundary(deg):
                     break
             direction = compass_point(deg, 8)
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(a=anchor.name, b=other.name, rule=DIRECTION_RULE),
                 {"direction": direction, "name": DIRECTION_NAMES[direction], "bearing_deg": round(deg, 4)},
                 {"cities": [anchor.name, other.name], "geonameids": [anchor.geonameid, other.geonameid],
                  "points": [[anchor.lat, anchor.lon], [other.lat, other.lon]]},
                 place_meta(anchor, difficulty=difficulty, distance_band=f"{lo:.0f}-{hi:.0f} km"),
                 choices=[DIRECTION_NAMES[d] for d in DIRECTIONS_8],
-            ))
-        return out
+            )
 
     def parse(self, text: str, sample: Sample[DirectionTarget]) -> Parsed[str]:
         return parse_direction_answer(text, sample)

@@ -7,6 +7,7 @@ answer does not hinge on rounding. Answers are whole-word direction names or abb
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TypedDict
 
 from geocore.geodesy import compass_point, initial_bearing
@@ -60,9 +61,8 @@ class DirectionTarget(TypedDict):
 class RelativePositionPureTask(GpsTask[DirectionTarget, str]):
     toolsets = ("geodesy",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[DirectionTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[DirectionTarget]]:
         rng = self.rng(seed)
-        out = []
         for i in range(size):
             while True:
                 a, b = sample_global(rng, 2, 100.0)
@@ -71,14 +71,13 @@ class RelativePositionPureTask(GpsTask[DirectionTarget, str]):
                 if a.continent != b.continent and not near_boundary(deg):
                     break
             direction = compass_point(deg, 8)
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(a=fmt_point(la1, lo1), b=fmt_point(la2, lo2), rule=DIRECTION_RULE),
                 {"direction": direction, "name": DIRECTION_NAMES[direction], "bearing_deg": round(deg, 4)},
                 {"points": [[la1, lo1], [la2, lo2]], "cities": [a.name, b.name]},
                 place_meta(a, continents=f"{a.continent}-{b.continent}"),
                 choices=[DIRECTION_NAMES[d] for d in DIRECTIONS_8],
-            ))
-        return out
+            )
 
     def parse(self, text: str, sample: Sample[DirectionTarget]) -> Parsed[str]:
         return parse_direction_answer(text, sample)

@@ -10,6 +10,7 @@ with a detour above 11 % (the 1-point band around the threshold is left out in b
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import TypedDict
 
 import numpy as np
@@ -76,10 +77,9 @@ class RouteAnalysisTask(GpsTask[RouteTarget, bool]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[RouteTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[RouteTarget]]:
         rng = self.rng(seed)
         pool, vec = city_vectors()
-        out = []
         for i in range(size):
             want_on = i % 2 == 0
             while True:
@@ -103,14 +103,13 @@ class RouteAnalysisTask(GpsTask[RouteTarget, bool]):
                 d = detour((a.lat, a.lon), (b.lat, b.lon), (c.lat, c.lon))
                 if (d < THRESHOLD - BAND) if want_on else (d > THRESHOLD + BAND):
                     break
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(a=a.name, b=b.name, c=c.name),
                 {"on_route": d < THRESHOLD, "answer": "Yes" if d < THRESHOLD else "No", "detour_pct": round(d * 100, 3)},
                 {"cities": [a.name, b.name, c.name], "geonameids": [a.geonameid, b.geonameid, c.geonameid],
                  "points": [[a.lat, a.lon], [b.lat, b.lon], [c.lat, c.lon]]},
                 place_meta(a, label="yes" if d < THRESHOLD else "no"), choices=["Yes", "No"],
-            ))
-        return out
+            )
 
     def parse(self, text: str, sample: Sample[RouteTarget]) -> Parsed[bool]:
         """A whole-word Yes or No in the committed answer; both are hedged, the template echoed is unparsed."""

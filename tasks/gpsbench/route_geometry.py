@@ -24,7 +24,7 @@ from geocore.gazetteer import City
 from geocore.polygons import rdp_with_margin
 from geocore.sphere import EARTH_RADIUS_KM, destination
 from tasks.answers import extract, option
-from tasks.base import stable_seed
+from tasks.base import shared_stream, stable_seed
 from tasks.gpsbench.common import (
     LETTERS,
     ChoiceTarget,
@@ -93,7 +93,11 @@ class RouteGeometryTask(GpsTask[RouteGeometryTarget, list[int] | int]):
     """``list`` (the indices) or ``mcq`` (one of four lists, :func:`mcq_samples`); both draw the same paths."""
 
     def paths(self, seed: int, size: int) -> Iterator[tuple[City, list[tuple[float, float]], float, list[int]]]:
-        """Per item: the start city, the path, epsilon (km) and the RDP-kept indices."""
+        """Per item: the start city, the path, epsilon (km) and the RDP-kept indices. Drawn once per process
+        and shared by both forms (:func:`tasks.base.shared_stream`)."""
+        return shared_stream((self.item_key, seed, size)).replay(lambda: self._draw_paths(seed, size))
+
+    def _draw_paths(self, seed: int, size: int) -> Iterator[tuple[City, list[tuple[float, float]], float, list[int]]]:
         rng = self.rng(seed)
         for _ in range(size):
             while True:
@@ -105,18 +109,17 @@ class RouteGeometryTask(GpsTask[RouteGeometryTarget, list[int] | int]):
                     break
             yield city, pts, eps, kept
 
-    def generate(self, seed: int, size: int) -> list[Sample[RouteGeometryTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[RouteGeometryTarget]]:
         if self.form == "mcq":
-            return mcq_samples(self, seed, size)
-        out = []
+            yield from mcq_samples(self, seed, size)
+            return
         for i, (city, pts, eps, kept) in enumerate(self.paths(seed, size)):
             listing = "\n".join(f"{k}: {fmt_point(*p)}" for k, p in enumerate(pts))
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(eps=eps, points=listing), {"kept": kept},
                 {"points": [list(p) for p in pts], "epsilon_km": eps, "start_city": city.name},
                 place_meta(city, n_points=len(pts)),
-            ))
-        return out
+            )
 
     def parse(self, text: str, sample: Sample[RouteGeometryTarget]) -> Parsed[list[int] | int]:
         """The integer list of the committed answer; two different lists are hedged. In the ``mcq`` form one
@@ -196,9 +199,8 @@ def _option_list(segment: str, options: list[list[int]]) -> Parsed:
     return Parsed.failure(segment, f"the list {listed.value} is none of the options")
 
 
-def mcq_samples(task: RouteGeometryTask, seed: int, size: int) -> list[Sample]:
+def mcq_samples(task: RouteGeometryTask, seed: int, size: int) -> Iterator[Sample]:
     """The ``mcq`` form's samples: each path with four options, the gold list and three distractors."""
-    out = []
     for i, (city, pts, eps, kept) in enumerate(task.paths(seed, size)):
         rng = random.Random(stable_seed(task.name, seed, i))
         options = [sorted(kept), *distractors(rng, pts, eps, kept)]
@@ -206,10 +208,9 @@ def mcq_samples(task: RouteGeometryTask, seed: int, size: int) -> list[Sample]:
         gold = options.index(sorted(kept))
         texts = [list_text(o) for o in options]
         listing = "\n".join(f"{k}: {fmt_point(*p)}" for k, p in enumerate(pts))
-        out.append(task.make(
+        yield task.make(
             i, size, MCQ_TEMPLATE.format(eps=eps, points=listing, options=options_block(texts)),
             {"letter": LETTERS[gold], "index": gold, "kept": sorted(kept)},
             {"points": [list(p) for p in pts], "epsilon_km": eps, "start_city": city.name, "options": options},
             place_meta(city, n_points=len(pts)), choices=texts,
-        ))
-    return out
+        )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Literal
 
 from geocore.gazetteer import City
@@ -56,11 +56,10 @@ class SpatialPatternsTask(ChoiceTask[OutlierTarget]):
     track = "applied"
     toolsets = ("gazetteer", "shapes")
 
-    def generate(self, seed: int, size: int) -> list[Sample[OutlierTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[OutlierTarget]]:
         rng = self.rng(seed)
         names = list(CONTINENT_QUOTAS)
         weights = [CONTINENT_QUOTAS[n] for n in names]
-        out = []
         for i in range(size):
             while True:
                 main = rng.choices(names, weights=weights)[0]
@@ -75,15 +74,14 @@ class SpatialPatternsTask(ChoiceTask[OutlierTarget]):
                     break
             _, dist = centroid_distances_km(pts, "spherical")
             labels = [c.name for c in cities]
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(options=options_block(labels)),
                 {"letter": LETTERS[outlier], "index": outlier, "name": labels[outlier],
                  "distances_km": [round(d, 3) for d in dist]},
                 {"geonameids": [c.geonameid for c in cities], "points": [list(p) for p in pts],
                  "aliases": [[n] for n in labels]},
                 place_meta(group[0], main_continent=main, outlier_continent=odd), choices=labels,
-            ))
-        return out
+            )
 
 
 def _sample_in(rng: random.Random, continent: str, n: int) -> list[City]:

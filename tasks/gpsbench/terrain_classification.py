@@ -8,6 +8,7 @@ classes and shuffle the option letters. The prompt states the classes and the or
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 
 from geocore.gazetteer import continent_of_country
@@ -64,10 +65,9 @@ class TerrainClassificationTask(ChoiceTask[TerrainTarget]):
     track = "applied"
     toolsets = ("gazetteer",)
 
-    def generate(self, seed: int, size: int) -> list[Sample[TerrainTarget]]:
+    def draw(self, seed: int, size: int) -> Iterator[Sample[TerrainTarget]]:
         rng = self.rng(seed)
         pools = sites_by_split()
-        out = []
         for i in range(size):
             split: Split = self.split_of(i)
             cls = TERRAIN_CLASSES[i % len(TERRAIN_CLASSES)]
@@ -77,12 +77,11 @@ class TerrainClassificationTask(ChoiceTask[TerrainTarget]):
             labels = [DEFINITIONS[k].split(":")[0] for k in order]
             answer = order.index(site.terrain)
             cont = continent_of_country(site.country_code)
-            out.append(self.make(
+            yield self.make(
                 i, size, TEMPLATE.format(lat=site.lat, lon=site.lon, rule=RULE, options=options_block(labels)),
                 {"letter": LETTERS[answer], "index": answer, "terrain": site.terrain},
                 {"lat": site.lat, "lon": site.lon, "site": site.name, "provenance": site.provenance,
                  "aliases": [SYNONYMS[k] for k in order]},
                 place_meta(country_code=site.country_code, continent=cont, terrain=site.terrain, site=site.name),
                 choices=labels,
-            ))
-        return out
+            )
