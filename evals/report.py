@@ -66,18 +66,18 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
     table.add_column("task")
     table.add_column("n", justify="right")
     for c in conditions:
-        table.add_column(f"{c} acc % [95% CI]", justify="right")
+        table.add_column(escape(f"{c} acc % [95% CI]"), justify="right")
     others = [c for c in conditions if c != baseline]
     for c in others:
-        table.add_column(f"gap {c} (pts) [95% CI] p", justify="right")
+        table.add_column(escape(f"gap {c} (pts) [95% CI] p"), justify="right")
     for c in conditions:
-        table.add_column(f"{c} status %", justify="right")
+        table.add_column(escape(f"{c} status %"), justify="right")
     table.add_column("tool calls/sample", justify="right")
     table.add_column("errors", justify="right")
     for comp in comparisons:
         present = [comp.conditions[c] for c in conditions if c in comp.conditions]
         ns = sorted({s.n for s in present})
-        row = [comp.task + ("" if comp.complete else " (incomplete)"),
+        row = [escape(comp.task) + ("" if comp.complete else " (incomplete)"),
                " / ".join(str(s.n) for s in present) if len(ns) > 1 else str(ns[0] if ns else 0)]
         for c in conditions:
             s = comp.conditions.get(c)

@@ -141,3 +141,12 @@ def test_no_tool_table_without_tool_conditions() -> None:
     rs = [r for r in dataset() if r.condition == "intrinsic"]
     print_table(compare(rs, ["intrinsic"]), ["intrinsic"], Console(file=out, width=120))
     assert "Tool use" not in out.getvalue() and "cached prompt tokens: intrinsic 0 (0 %)" in out.getvalue()
+
+
+def test_condition_names_with_brackets_survive_the_main_table() -> None:
+    rs = [r.model_copy(update={"condition": "tools[geodesy]"}) if r.condition == "tools" else r for r in dataset()]
+    out = io.StringIO()
+    print_table(compare(rs, ["intrinsic", "tools[geodesy]"]), ["intrinsic", "tools[geodesy]"],
+                Console(file=out, width=250))
+    header = "".join(out.getvalue().splitlines()[:8])
+    assert "tools[geodesy] acc %" in header and "gap tools[geodesy] (pts)" in header
