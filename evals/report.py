@@ -63,7 +63,7 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
     table = Table(title=title or "Tool-free gap", show_lines=False,
                   caption="n: answered samples (errors left out of accuracy and gap) · status %: answered/hedged/"
                           f"unparsed/refused\n{escape(cached_tokens_line(comparisons, conditions))}")
-    table.add_column("task")
+    table.add_column("task", no_wrap=True)
     table.add_column("n", justify="right")
     for c in conditions:
         table.add_column(escape(f"{c} acc % [95% CI]"), justify="right")
