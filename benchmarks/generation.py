@@ -6,55 +6,145 @@ tables, polygons, time-zone finder) is warmed by the first task of the family an
 in name order, so a variant (``.completion``, ``.styles``, ...) follows its base and reuses the items the base
 drew (``tasks.base.shared_stream``): its time is rendering only, as in a suite that runs both. Wall and CPU
 seconds are both reported: on a shared machine the CPU time of this process is the steadier figure.
+
+Side by side with another checkout (``--baseline DIR``, e.g. a ``git worktree`` of an older commit): a second
+process imports that checkout's tasks, and the two generate each task in turn (the baseline first), so both
+see the same machine load; the table then gives both times and the speed-up.
+
+    python benchmarks/generation.py [--families stbench,gtr] [--baseline ../geogap-before]
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import subprocess
+import sys
 import time
 from collections import defaultdict
-from typing import Any
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import IO, Any
 
-from common import table
+from common import RESULT_PREFIX, report, table
 
-from tasks.base import gc_paused
-
-
-def _generate_all(task: Any) -> int:
-    if hasattr(task, "generate") and getattr(task, "size", None):
-        with gc_paused():  # as ``samples()`` builds them
-            return len(task.generate(42, task.size))
-    return sum(len(task.samples(split=split, seed=42)) for split in ("train", "dev", "test"))
+COLUMNS = ("samples", "s", "cpu s")
 
 
-def run(families: tuple[str, ...] = (), slowest: int = 5) -> dict[str, Any]:
+def _paused() -> AbstractContextManager[Any]:
+    """The collector paused as ``samples()`` builds (``tasks.base.gc_paused``; an older checkout has none)."""
+    from tasks import base
+
+    pause = getattr(base, "gc_paused", None)
+    return pause() if pause else nullcontext()
+
+
+def _generate(name: str) -> dict[str, Any]:
+    """Task ``name`` at its paper size: every item for seed 42, timed."""
+    from tasks.registry import get_task
+
+    task: Any = get_task(name, size=get_task(name).paper_size)  # type: ignore[attr-defined]
+    t0, c0 = time.perf_counter(), time.process_time()
+    with _paused():
+        count = len(task.generate(42, task.size))
+    return {"samples": count, "s": time.perf_counter() - t0, "cpu s": time.process_time() - c0}
+
+
+def _worker() -> None:
+    """The baseline side: generate each task named on stdin, answering one JSON line per task."""
+    for line in sys.stdin:
+        report(_generate(line.strip()))
+
+
+class _Baseline:
+    """A worker process on another checkout (its tasks first on the path, this file's code)."""
+
+    def __init__(self, root: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{Path(__file__).parent}"}
+        self.proc = subprocess.Popen([sys.executable, __file__, "--worker"], cwd=root, env=env, text=True,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def generate(self, name: str) -> dict[str, Any]:
+        stdin, stdout = self._pipes()
+        stdin.write(name + "\n")
+        stdin.flush()
+        for line in stdout:  # anything else the tasks print is skipped
+            if line.startswith(RESULT_PREFIX):
+                result: dict[str, Any] = json.loads(line[len(RESULT_PREFIX):])
+                return result
+        raise RuntimeError(f"the baseline worker stopped at {name} (exit {self.proc.wait()})")
+
+    def close(self) -> None:
+        self._pipes()[0].close()
+        self.proc.wait()
+
+    def _pipes(self) -> tuple[IO[str], IO[str]]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        return self.proc.stdin, self.proc.stdout
+
+
+def _rate(row: dict[str, Any], prefix: str = "") -> None:
+    row[f"{prefix}samples/s"] = row[f"{prefix}samples"] / row[f"{prefix}s"]
+
+
+def run(families: tuple[str, ...] = (), slowest: int = 5, baseline: Path | None = None) -> dict[str, Any]:
     from tasks.registry import get_task, task_names
 
+    before = _Baseline(baseline) if baseline else None
+    keys = COLUMNS if before is None else (*COLUMNS, *(f"before {c}" for c in COLUMNS))
     per_task: list[dict[str, Any]] = []
-    for name in task_names():
-        family = name.split(".", 1)[0]
-        if families and family not in families:
-            continue
-        paper = getattr(get_task(name), "paper_size", None)
-        if not paper:
-            print(f"  {name}: no paper size (a loader of official files), skipped", flush=True)
-            continue
-        task = get_task(name, size=paper)
-        t0, c0 = time.perf_counter(), time.process_time()
-        count = _generate_all(task)
-        dt, cpu = time.perf_counter() - t0, time.process_time() - c0
-        per_task.append({"task": name, "family": family, "samples": count, "s": dt, "cpu s": cpu,
-                         "samples/s": count / dt})
-        print(f"  {name:<48} {count:>7} samples {dt:7.2f} s ({cpu:6.2f} s CPU) {count / dt:9.0f}/s", flush=True)
-    fam: dict[str, dict[str, Any]] = defaultdict(lambda: {"tasks": 0, "samples": 0, "s": 0.0, "cpu s": 0.0})
+    try:
+        for name in task_names():
+            family = name.split(".", 1)[0]
+            if families and family not in families:
+                continue
+            if not getattr(get_task(name), "paper_size", None):
+                print(f"  {name}: no paper size (a loader of official files), skipped", flush=True)
+                continue
+            row: dict[str, Any] = {"task": name, "family": family}
+            if before is not None:
+                row.update({f"before {k}": v for k, v in before.generate(name).items()})
+            row.update(_generate(name))
+            per_task.append(row)
+            line = f"  {name:<48} {row['samples']:>7} samples {row['s']:7.2f} s ({row['cpu s']:6.2f} s CPU)"
+            if before is not None:
+                line += f", before {row['before s']:7.2f} s ({row['before cpu s']:6.2f} s CPU)"
+            print(line, flush=True)
+    finally:
+        if before is not None:
+            before.close()
+    fam: dict[str, dict[str, Any]] = defaultdict(lambda: dict.fromkeys(("tasks", *keys), 0))
     for r in per_task:
-        f = fam[r["family"]]
-        f["tasks"] += 1
-        for key in ("samples", "s", "cpu s"):
-            f[key] += r[key]
-    rows = [{"family": k, **v, "samples/s": v["samples"] / v["s"]} for k, v in fam.items()]
-    rows.append({"family": "all", **{key: sum(r[key] for r in rows) for key in ("tasks", "samples", "s", "cpu s")}})
-    rows[-1]["samples/s"] = rows[-1]["samples"] / rows[-1]["s"]
-    print(table(rows, ["family", "tasks", "samples", "s", "cpu s", "samples/s"]))
+        fam[r["family"]]["tasks"] += 1
+        for key in keys:
+            fam[r["family"]][key] += r[key]
+    rows = [{"family": k, **v} for k, v in fam.items()]
+    rows.append({"family": "all", **{key: sum(r[key] for r in rows) for key in ("tasks", *keys)}})
+    columns = ["family", "tasks", "samples", "s", "cpu s", "samples/s"]
+    for row in [*rows, *per_task]:
+        _rate(row)
+        if before is not None:
+            _rate(row, "before ")
+            row["speed-up"] = row["before s"] / row["s"]
+            row["cpu speed-up"] = row["before cpu s"] / row["cpu s"]
+    if before is not None:
+        columns = ["family", "tasks", "samples", "before s", "s", "before cpu s", "cpu s", "before samples/s",
+                   "samples/s", "speed-up", "cpu speed-up"]
+    print(table(rows, columns))
     slow = sorted(per_task, key=lambda r: r["samples/s"])[:slowest]
-    print("slowest tasks:\n" + table(slow, ["task", "samples", "s", "cpu s", "samples/s"]))
+    print("slowest tasks:\n" + table(slow, ["task", *columns[2:]]))
     return {"families": rows, "tasks": per_task}
+
+
+if __name__ == "__main__":
+    sys.path[:0] = [str(Path(__file__).resolve().parent.parent)] if "--worker" not in sys.argv else []
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--families", default="", help="comma-separated families (default: all)")
+    p.add_argument("--baseline", type=Path, help="another checkout, measured side by side")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.worker:
+        _worker()
+    else:
+        run(tuple(f for f in args.families.split(",") if f), baseline=args.baseline)
