@@ -47,12 +47,16 @@ def gc_paused() -> Iterator[None]:
     messages); each automatic collection of the oldest generation walks every one of them again, for nothing:
     samples hold no reference cycles, and reference counting still frees garbage at once. Pausing it halves
     GeoTemp's generation time. :meth:`GeneratedTask.samples` builds under it (and ``benchmarks/generation.py``
-    around ``generate``). The collector's previous state is restored on exit, so nesting is harmless."""
+    around ``generate``). On exit the objects built are moved to the oldest generation without a scan
+    (``gc.freeze`` then ``gc.unfreeze``): otherwise the first young collection after the pause would walk them
+    all. The collector's previous state is restored, so nesting is harmless."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
+        gc.unfreeze()
         if enabled:
             gc.enable()
 

@@ -208,11 +208,12 @@ def city_blocks(rng: random.Random, rows: int = 4, cols: int = 4) -> Blocks:
     half = rng.uniform(6.0, 10.0)
     jit = 0.12 * min(su, sv)
     cos_a, sin_a = math.cos(angle), math.sin(angle)
+    uniform = rng.uniform
     nodes: dict[tuple[int, int], XY] = {}
     for i in range(rows + 1):
         for j in range(cols + 1):
-            u = (j - cols / 2) * su + rng.uniform(-jit, jit)
-            v = (i - rows / 2) * sv + rng.uniform(-jit, jit)
+            u = (j - cols / 2) * su + uniform(-jit, jit)
+            v = (i - rows / 2) * sv + uniform(-jit, jit)
             nodes[(i, j)] = (u * cos_a - v * sin_a, u * sin_a + v * cos_a)
     keys = [(i, j) for i in range(rows) for j in range(cols)]
     cells = shapely.polygons(np.array([[nodes[(i, j)], nodes[(i, j + 1)], nodes[(i + 1, j + 1)], nodes[(i + 1, j)]]
@@ -232,10 +233,11 @@ def city_blocks(rng: random.Random, rows: int = 4, cols: int = 4) -> Blocks:
         for a, b in zip(ring, ring[1:] + ring[:1], strict=True):
             out.append(a)
             if rng.random() < 0.5:
+                (ax, ay), (bx, by) = a, b
                 length = math.dist(a, b)
-                nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length  # left normal (outward is right)
-                f, push = rng.uniform(0.3, 0.7), rng.uniform(-half / 3, half / 3)
-                out.append((a[0] + f * (b[0] - a[0]) + push * nx, a[1] + f * (b[1] - a[1]) + push * ny))
+                nx, ny = -(by - ay) / length, (bx - ax) / length  # left normal (outward is right)
+                f, push = uniform(0.3, 0.7), uniform(-half / 3, half / 3)
+                out.append((ax + f * (bx - ax) + push * nx, ay + f * (by - ay) + push * ny))
         drawn[key] = out
     if not drawn:
         return Blocks(frame, {}, 2 * half)
