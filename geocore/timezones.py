@@ -193,6 +193,8 @@ def localize(
     tz = get_zone(zone)
     first = naive.replace(tzinfo=tz, fold=0)
     second = naive.replace(tzinfo=tz, fold=1)
+    if first.utcoffset() == second.utcoffset():
+        return first  # no clock change at this wall time (in a gap or a fold the two readings differ)
     if not _round_trips(first):
         # In a gap zoneinfo gives fold=0 the pre-transition offset and fold=1 the post-transition one.
         if nonexistent == "raise":

@@ -63,7 +63,7 @@ def offset_text(dt: datetime) -> str:
 
 def iso_minute(dt: datetime) -> str:
     """``2023-06-19T10:34`` (faster than strftime, which dominates generation time)."""
-    return f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}"
+    return dt.isoformat(timespec="minutes")[:16]
 
 
 class TimeGold(DatetimeGold):
