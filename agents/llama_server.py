@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--model", required=True)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--n_ctx", type=int, default=4096)
+    parser.add_argument("--n_ctx", type=int, default=8192)
     parser.add_argument("--n_threads", type=int, default=2)
     args = parser.parse_args(argv)
 

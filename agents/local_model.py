@@ -226,7 +226,7 @@ class LocalModelServer(ServerProcess):
     sigill_hint = (f"llama.cpp was built for CPU instructions this machine cannot run; reinstall it portably: "
                    f"{REINSTALL_COMMAND}")
 
-    def __init__(self, name: str = DEFAULT_LOCAL_MODEL, *, n_ctx: int = 4096, n_threads: int | None = None,
+    def __init__(self, name: str = DEFAULT_LOCAL_MODEL, *, n_ctx: int = 8192, n_threads: int | None = None,
                  log_path: Path | None = None, startup_timeout_s: float = 180.0,
                  extra_args: Sequence[str] = ()) -> None:
         super().__init__(log_path=log_path, startup_timeout_s=startup_timeout_s)
