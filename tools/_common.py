@@ -46,12 +46,12 @@ def _lean(node: Any, top: bool) -> Any:
         return [_lean(x, False) for x in node]
     if not isinstance(node, dict):
         return node
-    if node.get(COORDINATE):  # said once for the tool (COORDINATES_NOTE), not per argument
-        return {"type": node["type"]}
     if "anyOf" in node:  # Optional[X]: say X (the argument is optional because it is not in "required")
         kinds = [k for k in node["anyOf"] if k.get("type") != "null"]
         if len(kinds) == 1:
             node = {**{k: v for k, v in node.items() if k != "anyOf"}, **kinds[0]}
+    if node.get(COORDINATE):  # said once for the tool (COORDINATES_NOTE), not per argument
+        return {"type": node.get("type", "number")}
     if "prefixItems" in node:  # a fixed-length tuple such as [lat, lon]: an array of its one item type
         types = {json.dumps(_lean(p, False), sort_keys=True) for p in node["prefixItems"]}
         node = {k: v for k, v in node.items() if k not in ("prefixItems", "items")}

@@ -64,3 +64,15 @@ def test_calls_are_validated_against_the_full_model() -> None:
     with pytest.raises(ValidationError, match="less than or equal to 90"):
         tool.invoke({"lat1": 91, "lon1": 0, "lat2": 0, "lon2": 0})
     assert json.loads(tool.invoke({"lat1": 0, "lon1": 0, "lat2": 0, "lon2": 1}))["distance_km"] == pytest.approx(111.195, abs=1e-3)
+
+
+def test_optional_coordinate_is_a_bare_number() -> None:
+    from pydantic import BaseModel
+
+    from tools import Lat
+    from tools._common import prompt_schema
+
+    class Args(BaseModel):
+        lat: Lat | None = None
+
+    assert prompt_schema(Args) == {"type": "object", "properties": {"lat": {"type": "number"}}, "required": []}
