@@ -23,14 +23,14 @@ from agents.call_cache import CallCache
 from agents.models import parse_model
 from agents.providers import PROVIDERS, ServerUnavailable
 from agents.secrets import redact
-from evals.analysis import overall, usage
+from evals.analysis import TaskComparison, usage
 from evals.conditions import unforced_note
 from evals.endpoints import SpecEndpointFactory
 from evals.executors import Executor, ExecutorUnavailable, Job
 from evals.export import ExportError, export
 from evals.prepare import Prepared
 from evals.records import SampleResult
-from evals.report import build_report, compare, print_table, write_results_json
+from evals.report import build_report, print_table, write_results_json
 from evals.run_reader import RunReader
 from evals.runner import RunStopped
 from evals.view.report import write_report_html
@@ -143,8 +143,9 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
             for line in t.load_summary():
                 out.print(line, markup=False, highlight=False)
     report = build_report(results, spec.conditions, meta, baseline_results, samples=samples)
-    comparisons = compare(results, spec.conditions, samples=samples)
-    rows = comparisons + ([overall(results, spec.conditions, samples=samples)] if len(comparisons) > 1 else [])
+    # the table shows the report's own comparisons (computed once, tool use and fidelity included)
+    comparisons = [TaskComparison.model_validate(t) for t in report["tasks"]]
+    rows = comparisons + ([TaskComparison.model_validate(report["overall"])] if len(comparisons) > 1 else [])
     print_table(rows, spec.conditions, out, title=f"{spec.model} · split {spec.split} · seed {spec.seed}")
     if spec.suite:
         from evals.paper_tables import add_paper_tables
