@@ -3,9 +3,11 @@
 Guards: an explicit step limit (``max_steps`` model calls in all, the last one, which asks for the answer when a
 limit stops the loop, included), a cap on tool calls per sample, tool errors and tool calls whose arguments are
 not a JSON object returned to the model as ``ToolMessage(status="error")``
-(``ToolNode(handle_tool_errors=tool_error_message)``: the reason, capped), and repeated identical calls
-not executed again: the model gets the earlier result back and, if a whole round is repeats, one last call to
-answer. ``recursion_limit`` is set from the step limit as a backstop. With ``forced_tool_choice`` (the provider's
+(``ToolNode(handle_tool_errors=tool_error_message)``: the reason, capped), and repeated identical calls, failed
+ones included, not executed again: the model gets the earlier result (or error) back and, if a whole round is
+repeats, one last call to answer. A reply whose every call repeats an earlier one and that already commits to an
+answer (``commits_answer``, given by the caller) ends the sample with that answer: the repeats could bring
+nothing new, and a further call would re-send the whole prompt. ``recursion_limit`` is set from the step limit as a backstop. With ``forced_tool_choice`` (the provider's
 value, see :attr:`agents.providers.Provider.forced_tool_choice`) the first model call must call a tool; later
 calls, the final-answer call included, are free. An optional token budget per sample
 (input + output tokens over all model calls) stops the loop without a further call. Model calls go through a
@@ -19,7 +21,7 @@ import copy
 import json
 import operator
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, TypedDict
 
 from langchain_core.language_models import BaseChatModel
@@ -56,7 +58,7 @@ class _State(TypedDict, total=False):
     tool_calls: int
     tokens: int
     sent: int
-    seen: dict[str, str]
+    seen: dict[str, tuple[bool, str]]
     stop: str | None
 
 
@@ -95,8 +97,10 @@ class ToolAgent:
     """A LangGraph agent over any LangChain chat model that supports ``bind_tools``."""
 
     def __init__(self, model: BaseChatModel, tools: Sequence[BaseTool], limits: AgentLimits | None = None,
-                 caller: ModelCaller | None = None, forced_tool_choice: str | None = None) -> None:
+                 caller: ModelCaller | None = None, forced_tool_choice: str | None = None,
+                 commits_answer: Callable[[str], bool] | None = None) -> None:
         self.model = model
+        self.commits_answer = commits_answer
         self.tools = list(tools)
         self.limits = limits or AgentLimits()
         self.caller = caller or DEFAULT_CALLER
@@ -141,7 +145,10 @@ class ToolAgent:
         update = await self._model_call(state)
         reply: AIMessage = update["messages"][-1]
         calls = len(reply.tool_calls) + len(reply.invalid_tool_calls)
-        if calls:
+        if calls and self._answered_with_repeats(state, reply):
+            update["stop"] = "answered"
+            update["trace"] += self._repeats(reply, update["trace"][-1].id, state.get("seen") or {})
+        elif calls:
             if self.limits.max_tokens is not None and update["tokens"] >= self.limits.max_tokens:
                 update["stop"] = "token_limit"
             elif update["steps"] + 1 >= self.limits.max_steps:  # one call left: it must be the answer
@@ -151,6 +158,24 @@ class ToolAgent:
             if update["steps"] >= self.limits.max_steps:  # no call left to answer from their results
                 update["trace"] += self._skipped(reply, update["trace"][-1].id, "Not executed: the step limit was reached.")
         return update
+
+    def _answered_with_repeats(self, state: _State, reply: AIMessage) -> bool:
+        """Whether ``reply`` commits to an answer and every call in it repeats an earlier call."""
+        seen = state.get("seen") or {}
+        return (self.commits_answer is not None and not reply.invalid_tool_calls
+                and all(_call_key(c["name"], c["args"]) in seen for c in reply.tool_calls)
+                and self.commits_answer(text_of(reply)))
+
+    @staticmethod
+    def _repeats(reply: AIMessage, parent: str | None, seen: dict[str, tuple[bool, str]]) -> list[TraceEvent]:
+        """Trace events for the calls of a reply that only repeat earlier calls (not executed)."""
+        events: list[TraceEvent] = []
+        for call in reply.tool_calls:
+            failed, content = seen[_call_key(call["name"], call["args"])]
+            events.append(ToolCallEvent(parent_id=parent, tool=call["name"], tool_call_id=call["id"],
+                                        args=call["args"], result=None if failed else content,
+                                        error=content if failed else None, status="repeated"))
+        return events
 
     @staticmethod
     def _skipped(reply: AIMessage, parent: str | None, msg: str) -> list[TraceEvent]:
@@ -178,19 +203,20 @@ class ToolAgent:
             key = _call_key(call["name"], call["args"])
             if key in seen:
                 repeats += 1
-                msg = (f"You already called {call['name']} with these arguments. Its result was: {seen[key]}. "
+                failed, content = seen[key]
+                msg = (f"You already called {call['name']} with these arguments and it failed: {content}"
+                       "\nDo not call it again with the same arguments." if failed else
+                       f"You already called {call['name']} with these arguments. Its result was: {content}. "
                        "Do not call it again; use this result.")
                 out.append(ToolMessage(msg, tool_call_id=call["id"], name=call["name"], status="error"))
-                events.append(ToolCallEvent(parent_id=parent, tool=call["name"], tool_call_id=call["id"],
-                                            args=call["args"], result=seen[key], status="repeated"))
+                events.extend(self._repeats(AIMessage("", tool_calls=[call]), parent, seen))
                 continue
             t0 = time.time()
             result = await self.tool_node.ainvoke({"messages": [AIMessage("", tool_calls=[call])]})
             message: ToolMessage = result["messages"][0]
             content = text_of(message)
             failed = message.status == "error"
-            if not failed:
-                seen[key] = content
+            seen[key] = (failed, content)
             out.append(message)
             events.append(ToolCallEvent(parent_id=parent, start=t0, latency_s=time.time() - t0,
                                         tool=call["name"], tool_call_id=call["id"], args=call["args"],
@@ -219,7 +245,7 @@ class ToolAgent:
 
     def _after_agent(self, state: _State) -> str:
         last = state["messages"][-1]
-        if state.get("stop") == "token_limit" or state.get("steps", 0) >= self.limits.max_steps:
+        if state.get("stop") in ("token_limit", "answered") or state.get("steps", 0) >= self.limits.max_steps:
             return END
         if state.get("stop"):
             return "finalize"

@@ -38,6 +38,7 @@ from agents.model_call import DEFAULT_CALLER, ModelCaller
 from agents.tool_agent import AgentLimits, ToolAgent
 from agents.trace import AgentResult, TraceEvent
 from geocore.registry import Registry, UnknownNameError
+from tasks.answers.text import final_answer_segment
 from tasks.base import Task
 from tasks.records import Message, Sample
 from tasks.registry import get_task, variant_name
@@ -129,6 +130,13 @@ TOOLS = "tools"
 TOOLS_REQUIRED = "tools-required"
 
 
+def commits_answer(text: str) -> bool:
+    """Whether a reply already commits to an answer: a ``FINAL ANSWER:`` line with something after it. The agent
+    ends a sample on such a reply when its tool calls only repeat earlier ones; a reply without the line (a
+    completion-style prompt) gets the agent's usual last call instead."""
+    return bool(final_answer_segment(text))
+
+
 class ToolsCondition(BaseCondition):
     """The LangGraph tool agent.
 
@@ -163,7 +171,8 @@ class ToolsCondition(BaseCondition):
         choice = ctx.forced_tool_choice if self.require_tool_call else None
         key = (id(ctx.model), id(ctx.caller), sets, tuple(ctx.limits.model_dump().values()), choice)
         if key not in self._agents:
-            self._agents[key] = ToolAgent(ctx.model, get_tools(list(sets)), ctx.limits, ctx.caller, choice)
+            self._agents[key] = ToolAgent(ctx.model, get_tools(list(sets)), ctx.limits, ctx.caller, choice,
+                                          commits_answer=commits_answer)
         return await self._agents[key].run(with_tools_note(sample.messages), trace_sink=ctx.trace_sink)
 
 

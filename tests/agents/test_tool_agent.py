@@ -128,3 +128,55 @@ def test_a_tool_error_names_the_reason_without_echoing_long_arguments() -> None:
     res = run(ToolAgent(model, get_tools(["geodesy"])))
     err = res.trace[1].error
     assert res.trace[1].status == "error" and "lat1" in err and "104.2" not in err and len(err) < 700
+
+
+def test_repeating_a_failed_call_is_not_executed_again() -> None:
+    """A call that failed and is made again with the same arguments gets its error back and stops the loop (seen
+    on the embedded model: convert_time with a malformed time four times, to the step limit)."""
+    bad = dict(lat1=123.0, lon1=0.0, lat2=1.0, lon2=1.0)
+    model = ScriptedChatModel(script=[call("distance_km", "a", **bad), call("distance_km", "b", **bad),
+                                      "FINAL ANSWER: unknown"])
+    res = run(ToolAgent(model, get_tools(["geodesy"])))
+    first, again = [e for e in res.trace if e.kind == "tool_call"]
+    assert (first.status, again.status) == ("error", "repeated")
+    assert again.result is None and again.error == first.error
+    assert res.stop_reason == "repeated_call" and res.tool_calls == 1 and len(model.calls) == 3
+    told = model.calls[-1][-2]
+    assert isinstance(told, ToolMessage) and "it failed" in told.content and "lat1" in told.content
+
+
+def _answering_repeat(text: str) -> AIMessage:
+    return AIMessage(text, tool_calls=[{"name": "distance_km", "args": dict(lat1=0, lon1=0, lat2=1, lon2=1),
+                                        "id": "b"}])
+
+
+def test_a_repeat_that_commits_to_an_answer_ends_the_sample() -> None:
+    """Seen on the embedded model: after the result, the reply repeats the call and writes its answer; asking
+    again cost a whole prompt and once got an empty reply. With ``commits_answer`` that reply is the answer."""
+    same = dict(lat1=0, lon1=0, lat2=1, lon2=1)
+    model = ScriptedChatModel(script=[call("distance_km", "a", **same),
+                                      _answering_repeat("FINAL ANSWER: 157.2 km"), "FINAL ANSWER: 1 km"])
+    res = run(ToolAgent(model, get_tools(["geodesy"]), commits_answer=lambda t: "FINAL ANSWER: 1" in t))
+    assert len(model.calls) == 2 and res.steps == 2
+    assert res.stop_reason == "answered" and res.final_text == "FINAL ANSWER: 157.2 km"
+    repeat = res.trace[-1]
+    assert repeat.kind == "tool_call" and repeat.status == "repeated" and repeat.parent_id == res.trace[-2].id
+    assert '"distance_km": 157.24' in repeat.result and res.tool_calls == 1
+
+
+@pytest.mark.parametrize("commits", [None, lambda t: False])
+def test_a_repeat_without_a_committed_answer_gets_the_last_call(commits) -> None:
+    same = dict(lat1=0, lon1=0, lat2=1, lon2=1)
+    model = ScriptedChatModel(script=[call("distance_km", "a", **same),
+                                      _answering_repeat("FINAL ANSWER: 157.2 km"), "FINAL ANSWER: 157 km"])
+    res = run(ToolAgent(model, get_tools(["geodesy"]), commits_answer=commits))
+    assert len(model.calls) == 3 and res.stop_reason == "repeated_call" and res.final_text == "FINAL ANSWER: 157 km"
+
+
+def test_a_new_call_beside_an_answer_is_still_executed() -> None:
+    """An answer written next to a call not made before is a guess made before the result: the call runs and
+    the model is asked again."""
+    model = ScriptedChatModel(script=[AIMessage("FINAL ANSWER: 99 km", tool_calls=[
+        {"name": "distance_km", "args": dict(lat1=0, lon1=0, lat2=1, lon2=1), "id": "a"}]), "FINAL ANSWER: 157 km"])
+    res = run(ToolAgent(model, get_tools(["geodesy"]), commits_answer=lambda t: True))
+    assert len(model.calls) == 2 and res.trace[1].status == "ok" and res.final_text == "FINAL ANSWER: 157 km"

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from langchain_core.messages import AIMessage
 
 from agents.scripted import ScriptedChatModel
 from evals.conditions import (
@@ -14,6 +15,7 @@ from evals.conditions import (
     BaseCondition,
     NotApplicable,
     UnknownConditionError,
+    commits_answer,
     get_condition,
 )
 from evals.records import RunSpec
@@ -34,6 +36,31 @@ def test_tools_conditions_pick_tool_sets() -> None:
     assert get_condition("tools[geodesy]").toolsets_for(task) == ("geodesy",)
     with pytest.raises(UnknownConditionError, match="cannot be combined"):
         get_condition("tools[all,geodesy]")
+
+
+@pytest.mark.parametrize(("reply", "commits"), [
+    ('{"name": "distance_km", "arguments": {}}\nFINAL ANSWER: 13670.93 km', True),
+    ("FINAL ANSWER: (6) Southwest", True),
+    ("FINAL ANSWER:", False),
+    ("FINAL ANSWER:   \n", False),
+    ("Let me call the tool again.", False),
+    ("", False),
+])
+def test_commits_answer_needs_a_final_answer_line_with_content(reply: str, commits: bool) -> None:
+    assert commits_answer(reply) is commits
+
+
+def test_tools_condition_takes_the_answer_written_beside_a_repeated_call() -> None:
+    """The condition gives its agent the answer check: a reply that repeats its call and answers ends the sample
+    (two model calls, not three)."""
+    task = get_task("gpsbench.distance")
+    sample = task.samples(limit=1)[0]
+    call = {"name": "distance_km", "args": {"lat1": 0.0, "lon1": 0.0, "lat2": 1.0, "lon2": 1.0}, "id": "a"}
+    model = ScriptedChatModel(script=[AIMessage("", tool_calls=[call]),
+                                      AIMessage("FINAL ANSWER: 157.2 km", tool_calls=[{**call, "id": "b"}]),
+                                      "FINAL ANSWER: 1 km"])
+    res = asyncio.run(get_condition("tools").answer(sample, task, AnswerContext(model=model)))
+    assert len(model.calls) == 2 and res.final_text == "FINAL ANSWER: 157.2 km"
 
 
 def ctx(seed: int = 42) -> AnswerContext:
