@@ -43,7 +43,8 @@ def normalise_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         elif isinstance(content, list):
             m["content"] = "".join(p.get("text", "") for p in content if isinstance(p, dict))
         if m.get("role") == "assistant" and m.get("tool_calls"):
-            m["content"] = strip_tool_calls(m["content"])
+            called = [c.get("function", c).get("name", "") for c in m["tool_calls"]]
+            m["content"] = strip_tool_calls(m["content"], called)
             calls = []
             for call in m["tool_calls"]:
                 fn = dict(call.get("function", call))

@@ -65,6 +65,31 @@ def _as_call(obj: dict[str, Any], known: set[str] | None) -> dict[str, Any] | No
     return {"name": name, "arguments": args}
 
 
+def _located_calls(text: str, known: set[str]) -> tuple[list[dict[str, Any]], list[tuple[int, int]]]:
+    """The calls in ``text`` (see :func:`extract_tool_calls`) and the spans of text they were read from."""
+    blocks = list(TOOL_CALL_BLOCK.finditer(text))
+    calls: list[dict[str, Any]] = []
+    spans: list[tuple[int, int]] = []
+    for block in blocks:
+        for _, _, obj in _objects(block.group(1)):
+            call = _as_call(obj, None)
+            if call:
+                calls.append(call)
+                spans.append(block.span())
+                break
+    if calls:
+        return calls, spans
+    for fence in FENCE.finditer(text):
+        found = [c for _, _, o in _objects(fence.group(1)) if (c := _as_call(o, known))]
+        if found:
+            return found, [fence.span()]
+    for start, end, obj in _objects(text):
+        call = _as_call(obj, known)
+        if call:
+            return [call], [(start, end)]
+    return [], []
+
+
 def extract_tool_calls(text: str, tool_names: Iterable[str]) -> list[dict[str, Any]]:
     """Tool calls in ``text`` as ``{"name", "arguments"}`` dicts, in order.
 
@@ -72,29 +97,17 @@ def extract_tool_calls(text: str, tool_names: Iterable[str]) -> list[dict[str, A
     known tool. Blocks may name unknown tools (the agent then reports the error to the model); the looser
     forms must name a known tool.
     """
-    known = set(tool_names)
-    blocks = TOOL_CALL_BLOCK.findall(text)
-    if blocks:
-        calls = []
-        for block in blocks:
-            for _, _, obj in _objects(block):
-                call = _as_call(obj, None)
-                if call:
-                    calls.append(call)
-                    break
-        if calls:
-            return calls
-    for fence in FENCE.findall(text):
-        calls = [c for _, _, o in _objects(fence) if (c := _as_call(o, known))]
-        if calls:
-            return calls
-    for _, _, obj in _objects(text):
-        call = _as_call(obj, known)
-        if call:
-            return [call]
-    return []
+    return _located_calls(text, set(tool_names))[0]
 
 
-def strip_tool_calls(text: str) -> str:
-    """``text`` without its ``<tool_call>`` blocks (the template re-renders them from ``tool_calls``)."""
-    return TOOL_CALL_BLOCK.sub("", text).strip()
+EMPTY_WRAPPER = re.compile(r"<(tools?|tool_call)>\s*</\1>|```(?:json|tool_call)?\s*```")
+
+
+def strip_tool_calls(text: str, tool_names: Iterable[str]) -> str:
+    """``text`` without the calls :func:`extract_tool_calls` reads in it (a ``<tool_call>`` block, a fence, or the
+    JSON object in prose, and a wrapper left empty), so the template, which re-renders the calls from
+    ``tool_calls``, does not show them twice."""
+    _, spans = _located_calls(text, set(tool_names))
+    for start, end in reversed(spans):
+        text = text[:start] + text[end:]
+    return EMPTY_WRAPPER.sub("", text).strip()

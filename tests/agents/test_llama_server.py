@@ -40,6 +40,21 @@ def test_normalise_null_content_and_strip_echoed_call_text() -> None:
     json.dumps(msgs)
 
 
+def test_a_call_written_as_bare_json_is_rendered_once_in_the_history() -> None:
+    """The embedded model often writes its call as bare JSON in prose; the history showed it twice (the content,
+    then the template's call block), about 45 tokens more in every later prompt."""
+    call = '{"name": "distance_km", "arguments": {"lat1": 1, "lon1": 2, "lat2": 3, "lon2": 4}}'
+    messages = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": f"<tools>\n{call}\n</tools>\nFINAL ANSWER: 5 km",
+         "tool_calls": [{"id": "1", "type": "function",
+                         "function": {"name": "distance_km", "arguments": '{"lat1": 1, "lon1": 2, "lat2": 3, "lon2": 4}'}}]},
+        {"role": "tool", "content": '{"distance_km": 5}', "tool_call_id": "1"},
+    ]
+    prompt = render_prompt(TEMPLATE, messages, [])
+    assert prompt.count('"lat1": 1') == 1 and "[assistant]FINAL ANSWER: 5 km<call>" in prompt
+
+
 # --- portability of the llama.cpp build (agents.local_model.check_build) ---
 
 PORTABLE_INFO = ("CPU : SSE3 = 1 | SSSE3 = 1 | AVX = 1 | AVX2 = 1 | F16C = 1 | FMA = 1 | BMI2 = 1 | LLAMAFILE = 1 | "
