@@ -51,6 +51,42 @@ def _generate(name: str) -> dict[str, Any]:
     return {"samples": count, "s": time.perf_counter() - t0, "cpu s": time.process_time() - c0}
 
 
+def _paper_tasks(families: tuple[str, ...]) -> dict[str, Any]:
+    from tasks.registry import get_task, task_names
+
+    out = {}
+    for name in task_names():
+        paper = getattr(get_task(name), "paper_size", None)
+        if paper and (not families or name.split(".", 1)[0] in families):
+            out[name] = get_task(name, size=paper)
+    return out
+
+
+def _all_at_once(families: tuple[str, ...]) -> None:
+    """Every task at once through ``tasks.build.build_samples`` (forked workers on every CPU), in this fresh
+    process: one JSON line with wall and CPU seconds (this process and its workers)."""
+    import resource
+
+    from tasks.build import build_samples, usable_cpus
+
+    tasks = _paper_tasks(families)
+    t0, c0 = time.perf_counter(), time.process_time()
+    built = build_samples(tasks, split=None, seed=42)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    report({"samples": sum(map(len, built.values())), "s": wall, "cpu s": cpu + children.ru_utime + children.ru_stime,
+            "cpus": usable_cpus()})
+
+
+def all_at_once(families: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Run :func:`_all_at_once` in a fresh process (cold caches, as the task-by-task pass started)."""
+    cmd = [sys.executable, __file__, "--all-at-once", "--families", ",".join(families)]
+    out = subprocess.run(cmd, cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, check=True)
+    line = next(ln for ln in out.stdout.splitlines() if ln.startswith(RESULT_PREFIX))
+    result: dict[str, Any] = json.loads(line[len(RESULT_PREFIX):])
+    return result
+
+
 def _worker() -> None:
     """The baseline side: generate each task named on stdin, answering one JSON line per task."""
     for line in sys.stdin:
@@ -134,7 +170,11 @@ def run(families: tuple[str, ...] = (), slowest: int = 5, baseline: Path | None 
     print(table(rows, columns))
     slow = sorted(per_task, key=lambda r: r["samples/s"])[:slowest]
     print("slowest tasks:\n" + table(slow, ["task", *columns[2:]]))
-    return {"families": rows, "tasks": per_task}
+    at_once = all_at_once(families)
+    print(f"all at once (tasks.build.build_samples, {at_once['cpus']} CPUs, fresh process): {at_once['samples']} "
+          f"samples in {at_once['s']:.1f} s ({at_once['cpu s']:.1f} s CPU with its workers); one task after "
+          f"another above: {rows[-1]['s']:.1f} s")
+    return {"families": rows, "tasks": per_task, "all_at_once": at_once}
 
 
 if __name__ == "__main__":
@@ -143,8 +183,12 @@ if __name__ == "__main__":
     p.add_argument("--families", default="", help="comma-separated families (default: all)")
     p.add_argument("--baseline", type=Path, help="another checkout, measured side by side")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--all-at-once", action="store_true", help="only the all-at-once build, in this process")
     args = p.parse_args()
+    families = tuple(f for f in args.families.split(",") if f)
     if args.worker:
         _worker()
+    elif args.all_at_once:
+        _all_at_once(families)
     else:
-        run(tuple(f for f in args.families.split(",") if f), baseline=args.baseline)
+        run(families, baseline=args.baseline)

@@ -21,6 +21,7 @@ from evals.pricing import PriceError, PriceTable
 from evals.records import RunSpec, SampleResult
 from evals.specs import make_spec, resumed_spec
 from evals.store import RunDirInUse, RunStore
+from tasks.build import build_samples
 from tasks.records import Sample
 from tasks.registry import UnknownTaskError, get_task
 
@@ -185,8 +186,8 @@ def prepare(cfg: RunConfig) -> Prepared:
     try:
         tasks = {n: make_task(n, spec.size, spec.dataset, spec.dataset_kind) for n in spec.tasks}
         limits = spec.task_limits or {n: spec.limit for n in spec.tasks}
-        work = [(s, tasks[n]) for n in spec.tasks
-                for s in tasks[n].samples(split=spec.split, limit=limits.get(n), seed=spec.seed)]  # type: ignore[arg-type]
+        built = build_samples(tasks, split=spec.split, seed=spec.seed, limits=limits)  # type: ignore[arg-type]
+        work = [(s, tasks[n]) for n in spec.tasks for s in built[n]]
     except (UnknownTaskError, ValueError) as exc:
         store.close()
         raise UsageError(str(exc)) from None

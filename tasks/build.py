@@ -1,0 +1,94 @@
+"""Building the samples of many tasks at once, on every core.
+
+Tasks whose items are drawn alone (:attr:`tasks.base.GeneratedTask.independent_items`: STBench, GTR) and that
+draw many of them are built in forked worker processes while this process builds the others (GeoTemp and
+GPSBench draw from one stream and produce many small samples, cheaper to build here than to copy back). A task
+and its variants share one worker, so the variants reuse the items the base drew. The samples are the same as
+each task's own ``samples()`` / ``generate()``: items come from seeds, not from the process that draws them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+from tasks.base import gc_paused
+from tasks.records import Sample, Split
+
+PARALLEL_MIN_ITEMS = 2_000
+"""Items a group (a task and its variants) must draw before a worker process is worth its start and the copy of
+its samples back (paper sizes are 3,400 to 12,500 items; default sizes stay in this process)."""
+
+_TASKS: dict[str, Any] = {}  # what forked workers read: set before the pool forks, cleared after
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def task_samples(task: Any, split: Split | None, seed: int, limit: int | None) -> list[Sample[Any]]:
+    """``task.samples(split=...)``; with ``split`` None, every sample of every split (``generate``)."""
+    if split is None:
+        with gc_paused():
+            return list(task.generate(seed, task.size))
+    return list(task.samples(split=split, limit=limit, seed=seed))
+
+
+def _build_group(names: tuple[str, ...], split: Split | None, seed: int,
+                 limits: dict[str, int | None]) -> dict[str, list[Sample[Any]]]:
+    return {n: task_samples(_TASKS[n], split, seed, limits.get(n)) for n in names}
+
+
+def _offloaded(tasks: Mapping[str, Any], split: Split | None, limits: Mapping[str, int | None]) -> list[tuple[str, ...]]:
+    """Groups of task names worth a worker, largest first."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    drawn: dict[str, int] = defaultdict(int)
+    for name, task in tasks.items():
+        if not getattr(task, "independent_items", False):
+            continue
+        key = task.item_key
+        groups[key].append(name)
+        limit = None if split is None else limits.get(name)
+        drawn[key] = max(drawn[key], task.size if limit is None else min(limit, task.size))
+    big = [k for k in groups if drawn[k] >= PARALLEL_MIN_ITEMS]
+    return [tuple(groups[k]) for k in sorted(big, key=lambda k: -drawn[k])]
+
+
+def build_samples(tasks: Mapping[str, Any], *, split: Split | None, seed: int,
+                  limits: Mapping[str, int | None] | None = None,
+                  workers: int | None = None) -> dict[str, list[Sample[Any]]]:
+    """The samples of each task (``split`` None: every split), keyed and ordered as ``tasks``.
+
+    With ``workers`` > 1 (default: the usable CPUs) and a ``fork`` start method, groups of independent-item tasks
+    that draw at least :data:`PARALLEL_MIN_ITEMS` items are built in that many forked workers while this process
+    builds the rest. A process that already runs other threads builds everything itself (forking it is unsafe).
+    """
+    limits = dict(limits or {})
+    workers = usable_cpus() if workers is None else workers
+    offload = _offloaded(tasks, split, limits)
+    if (workers < 2 or not offload or "fork" not in multiprocessing.get_all_start_methods()
+            or threading.active_count() > 1):
+        return {n: task_samples(t, split, seed, limits.get(n)) for n, t in tasks.items()}
+    elsewhere = {n for group in offload for n in group}
+    out: dict[str, list[Sample[Any]]] = {}
+    _TASKS.update(tasks)
+    try:
+        with multiprocessing.get_context("fork").Pool(min(workers, len(offload))) as pool:
+            pending = [pool.apply_async(_build_group, (group, split, seed, limits)) for group in offload]
+            for name, task in tasks.items():
+                if name not in elsewhere:
+                    out[name] = task_samples(task, split, seed, limits.get(name))
+            with gc_paused():
+                for result in pending:
+                    out.update(result.get())
+    finally:
+        _TASKS.clear()
+    return {n: out[n] for n in tasks}
