@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from evals.stats import mcnemar_exact, paired_bootstrap_gap, wilson
+from evals.stats import mcnemar_exact, newcombe_paired, paired_bootstrap_gap, wilson
 
 
 def test_wilson_known_values() -> None:
@@ -67,10 +67,48 @@ def test_bootstrap_on_fixed_data() -> None:
     assert mean == pytest.approx(0.3)
     assert lo == pytest.approx(0.3 - 1.96 * 0.0229, abs=0.006) and hi == pytest.approx(0.3 + 1.96 * 0.0229, abs=0.006)
     assert paired_bootstrap_gap(a, b, seed=3) == paired_bootstrap_gap(a, b, seed=3)  # reproducible
-    assert paired_bootstrap_gap([0.0] * 50, [1.0] * 50) == (1.0, 1.0, 1.0)  # no spread, no width
-    # pairing matters: equal marginals but a consistent per-item shift gives a tight interval around it
+    # pairing matters: equal marginals but a nearly constant per-item shift gives a tight interval around it
     x = [i / 100 for i in range(100)]
-    assert paired_bootstrap_gap(x, [v + 0.1 for v in x])[1:] == pytest.approx((0.1, 0.1))
+    shifted = [v + 0.1 + (0.01 if i % 2 else -0.01) for i, v in enumerate(x)]
+    lo, hi = paired_bootstrap_gap(x, shifted)[1:]
+    assert 0.097 < lo < 0.1 < hi < 0.103
+
+
+Z2 = 1.959964**2
+
+
+@pytest.mark.parametrize("n", [50, 60])
+def test_every_pair_gained_is_not_shown_as_certain(n: int) -> None:
+    """All n pairs gained: the bootstrap has no spread; the interval is Newcombe's. With no pair concordant
+    phi is 0 and the lower bound is 1 - sqrt(2) u, u = z²/(n + z²) the Wilson upper bound of 0 of n."""
+    mean, lo, hi = paired_bootstrap_gap([0.0] * n, [1.0] * n)
+    u = Z2 / (n + Z2)
+    assert mean == 1.0 and hi == 1.0 and lo == pytest.approx(1 - math.sqrt(2) * u, abs=1e-9)
+    assert lo == pytest.approx({50: 0.8991, 60: 0.9149}[n], abs=1e-4)
+    mean, lo, hi = paired_bootstrap_gap([1.0] * n, [0.0] * n)  # all lost: the mirror image
+    assert mean == -1.0 and lo == -1.0 and hi == pytest.approx(-1 + math.sqrt(2) * u, abs=1e-9)
+
+
+def test_no_answer_changed_is_not_shown_as_certain() -> None:
+    """Both conditions right on every item: gap 0 with width from each side's Wilson interval."""
+    mean, lo, hi = paired_bootstrap_gap([1.0] * 50, [1.0] * 50)
+    u = Z2 / (50 + Z2)
+    assert mean == 0.0 and (lo, hi) == pytest.approx((-u, u), abs=1e-9)
+    mixed = [1.0] * 20 + [0.0] * 30  # the same answers, some right, some wrong: still no spread
+    mean, lo, hi = paired_bootstrap_gap(mixed, mixed)
+    assert mean == 0.0 and lo < 0 < hi
+
+
+def test_a_constant_shift_of_other_scores_has_no_interval() -> None:
+    x = [i / 100 for i in range(100)]
+    mean, lo, hi = paired_bootstrap_gap(x, [v + 0.1 for v in x])
+    assert mean == pytest.approx(0.1) and math.isnan(lo) and math.isnan(hi)
+
+
+def test_newcombe_is_antisymmetric_and_covers_the_estimate() -> None:
+    lo, hi = newcombe_paired(30, 12, 4, 14)
+    assert lo < 8 / 60 < hi
+    assert newcombe_paired(30, 4, 12, 14) == pytest.approx((-hi, -lo))
 
 
 def test_error_summary() -> None:
