@@ -71,8 +71,8 @@ def newcombe_paired(both: int, second_only: int, first_only: int, neither: int,
     l2, u2 = wilson(both + second_only, n, z)
     l1, u1 = wilson(both + first_only, n, z)
     margins = (both + second_only) * (first_only + neither) * (both + first_only) * (second_only + neither)
-    cross = both * neither - second_only * first_only
-    cross = max(cross - n / 2, 0.0) if cross > 0 else cross
+    product = both * neither - second_only * first_only
+    cross = max(product - n / 2, 0.0) if product > 0 else float(product)
     phi = cross / math.sqrt(margins) if margins else 0.0
     d = p2 - p1
     below = math.sqrt(max(0.0, (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2))
