@@ -94,3 +94,22 @@ def test_required_tool_choice_makes_the_embedded_model_call_a_tool() -> None:
     first, second = usage(replies[0]), usage(replies[1])
     assert first[2] == 0  # a fresh server holds nothing
     assert second[0] == first[0] and second[2] == second[0] - 1  # all reused but the one token read again
+
+
+def test_tools_required_runs_against_an_openai_compatible_server(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """``tools-required`` through the ``openai-compatible/`` provider (LangChain's OpenAI client over HTTP) against
+    a real OpenAI-compatible server, the embedded one started here: the first model call sends
+    ``tool_choice: "required"`` and comes back as a tool call; the run answers and exits 0."""
+    from agents.local_model import LocalModelServer
+
+    run_dir = tmp_path / "run"
+    with LocalModelServer() as server:
+        rc = main(["--model", "openai-compatible/qwen2.5-coder-1.5b", "--base-url", server.base_url,
+                   "--condition", "tools-required", "--tasks", "gpsbench.distance", "--limit", "1",
+                   "--max-tokens", "160", "--output", str(run_dir), "--no-cache"])
+    assert rc == 0, capsys.readouterr()
+    [result] = list(RunStore(run_dir).results())
+    assert result.condition == "tools-required" and result.status == "ok"
+    first = next(e for e in result.trace if e.kind == "model_call")
+    assert [c["name"] for c in (first.message_out or {}).get("tool_calls", [])] == ["distance_km"]
