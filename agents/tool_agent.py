@@ -7,7 +7,8 @@ not a JSON object returned to the model as ``ToolMessage(status="error")``
 ones included, not executed again: the model gets the earlier result (or error) back and, if a whole round is
 repeats, one last call to answer. A reply whose every call repeats an earlier one and that already commits to an
 answer (``commits_answer``, given by the caller) ends the sample with that answer: the repeats could bring
-nothing new, and a further call would re-send the whole prompt. ``recursion_limit`` is set from the step limit as a backstop. With ``forced_tool_choice`` (the provider's
+nothing new, and a further call would re-send the whole prompt. ``recursion_limit`` is set from the step limit
+as a backstop. With ``forced_tool_choice`` (the provider's
 value, see :attr:`agents.providers.Provider.forced_tool_choice`) the first model call must call a tool; later
 calls, the final-answer call included, are free. An optional token budget per sample
 (input + output tokens over all model calls) stops the loop without a further call. Model calls go through a
