@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 from collections import defaultdict
 from collections.abc import Mapping
@@ -67,15 +68,15 @@ def build_samples(tasks: Mapping[str, Any], *, split: Split | None, seed: int,
                   workers: int | None = None) -> dict[str, list[Sample[Any]]]:
     """The samples of each task (``split`` None: every split), keyed and ordered as ``tasks``.
 
-    With ``workers`` > 1 (default: the usable CPUs) and a ``fork`` start method, groups of independent-item tasks
-    that draw at least :data:`PARALLEL_MIN_ITEMS` items are built in that many forked workers while this process
-    builds the rest. A process that already runs other threads builds everything itself (forking it is unsafe).
+    With ``workers`` > 1 (default: the usable CPUs) on Linux, groups of independent-item tasks that draw at least
+    :data:`PARALLEL_MIN_ITEMS` items are built in that many forked workers while this process builds the rest.
+    A process that already runs other threads, or runs elsewhere (macOS does not fork safely), builds everything
+    itself.
     """
     limits = dict(limits or {})
     workers = usable_cpus() if workers is None else workers
     offload = _offloaded(tasks, split, limits)
-    if (workers < 2 or not offload or "fork" not in multiprocessing.get_all_start_methods()
-            or threading.active_count() > 1):
+    if workers < 2 or not offload or sys.platform != "linux" or threading.active_count() > 1:
         return {n: task_samples(t, split, seed, limits.get(n)) for n, t in tasks.items()}
     elsewhere = {n for group in offload for n in group}
     out: dict[str, list[Sample[Any]]] = {}

@@ -70,3 +70,9 @@ def test_an_error_in_a_worker_reaches_the_caller(forks: list[str]) -> None:
         build_samples({"stbench.direction": get_task("stbench.direction", size=40)}, split="bogus",  # type: ignore[arg-type]
                       seed=7, workers=2)
     assert forks == ["fork"]
+
+
+def test_only_linux_forks(forks: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(build.sys, "platform", "darwin")
+    built = build_samples(_tasks(), split="test", seed=7, workers=2)
+    assert forks == [] and len(built["stbench.direction"]) == 12
