@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Annotated, Any, TypedDict
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolCall, ToolMessage
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
@@ -148,7 +148,7 @@ class ToolAgent:
         calls = len(reply.tool_calls) + len(reply.invalid_tool_calls)
         if calls and self._answered_with_repeats(state, reply):
             update["stop"] = "answered"
-            update["trace"] += self._repeats(reply, update["trace"][-1].id, state.get("seen") or {})
+            update["trace"] += self._repeats(reply.tool_calls, update["trace"][-1].id, state.get("seen") or {})
         elif calls:
             if self.limits.max_tokens is not None and update["tokens"] >= self.limits.max_tokens:
                 update["stop"] = "token_limit"
@@ -168,10 +168,10 @@ class ToolAgent:
                 and self.commits_answer(text_of(reply)))
 
     @staticmethod
-    def _repeats(reply: AIMessage, parent: str | None, seen: dict[str, tuple[bool, str]]) -> list[TraceEvent]:
-        """Trace events for the calls of a reply that only repeat earlier calls (not executed)."""
+    def _repeats(calls: list[ToolCall], parent: str | None, seen: dict[str, tuple[bool, str]]) -> list[TraceEvent]:
+        """Trace events for calls that repeat earlier calls (not executed), with the earlier result or error."""
         events: list[TraceEvent] = []
-        for call in reply.tool_calls:
+        for call in calls:
             failed, content = seen[_call_key(call["name"], call["args"])]
             events.append(ToolCallEvent(parent_id=parent, tool=call["name"], tool_call_id=call["id"],
                                         args=call["args"], result=None if failed else content,
@@ -210,7 +210,7 @@ class ToolAgent:
                        f"You already called {call['name']} with these arguments. Its result was: {content}. "
                        "Do not call it again; use this result.")
                 out.append(ToolMessage(msg, tool_call_id=call["id"], name=call["name"], status="error"))
-                events.extend(self._repeats(AIMessage("", tool_calls=[call]), parent, seen))
+                events.extend(self._repeats([call], parent, seen))
                 continue
             t0 = time.time()
             result = await self.tool_node.ainvoke({"messages": [AIMessage("", tool_calls=[call])]})
