@@ -1,10 +1,13 @@
 """Building the samples of many tasks at once, on every core.
 
 Tasks whose items are drawn alone (:attr:`tasks.base.GeneratedTask.independent_items`: STBench, GTR) and that
-draw many of them are built in forked worker processes while this process builds the others (GeoTemp and
-GPSBench draw from one stream and produce many small samples, cheaper to build here than to copy back). A task
-and its variants share one worker, so the variants reuse the items the base drew. The samples are the same as
-each task's own ``samples()`` / ``generate()``: items come from seeds, not from the process that draws them.
+draw many of them are queued, largest first, for forked worker processes while this process builds the others
+(GeoTemp and GPSBench draw from one stream and produce many small samples, cheaper to build here than to copy
+back). When it is done, this process takes the queued groups no worker has started, smallest first, so every
+process finishes at about the same time. This process counts as one of the CPUs: on 2 CPUs one worker runs
+beside it. A task and its variants form one group, so the variants reuse the items the base drew. The samples
+are the same as each task's own ``samples()`` / ``generate()``: items come from seeds, not from the process
+that draws them.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import sys
 import threading
 from collections import defaultdict
 from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from tasks.base import gc_paused
@@ -68,10 +72,11 @@ def build_samples(tasks: Mapping[str, Any], *, split: Split | None, seed: int,
                   workers: int | None = None) -> dict[str, list[Sample[Any]]]:
     """The samples of each task (``split`` None: every split), keyed and ordered as ``tasks``.
 
-    With ``workers`` > 1 (default: the usable CPUs) on Linux, groups of independent-item tasks that draw at least
-    :data:`PARALLEL_MIN_ITEMS` items are built in that many forked workers while this process builds the rest.
-    A process that already runs other threads, or runs elsewhere (macOS does not fork safely), builds everything
-    itself.
+    ``workers`` is the number of processes that build (default: the usable CPUs), this one included. With 2 or
+    more on Linux, groups of independent-item tasks that draw at least :data:`PARALLEL_MIN_ITEMS` items are
+    queued for ``workers - 1`` forked processes; this process builds the rest, then the queued groups no worker
+    has started. A process that already runs other threads, or runs elsewhere (macOS does not fork safely),
+    builds everything itself.
     """
     limits = dict(limits or {})
     workers = usable_cpus() if workers is None else workers
@@ -82,14 +87,19 @@ def build_samples(tasks: Mapping[str, Any], *, split: Split | None, seed: int,
     out: dict[str, list[Sample[Any]]] = {}
     _TASKS.update(tasks)
     try:
-        with multiprocessing.get_context("fork").Pool(min(workers, len(offload))) as pool:
-            pending = [pool.apply_async(_build_group, (group, split, seed, limits)) for group in offload]
+        with ProcessPoolExecutor(min(workers - 1, len(offload)),
+                                 mp_context=multiprocessing.get_context("fork")) as pool:
+            queued = [(group, pool.submit(_build_group, group, split, seed, limits)) for group in offload]
             for name, task in tasks.items():
                 if name not in elsewhere:
                     out[name] = task_samples(task, split, seed, limits.get(name))
+            for group, future in reversed(queued):  # smallest first; a group a worker has started stays there
+                if future.cancel():
+                    out.update(_build_group(group, split, seed, limits))
             with gc_paused():
-                for result in pending:
-                    out.update(result.get())
+                for _, future in queued:
+                    if not future.cancelled():
+                        out.update(future.result())
     finally:
         _TASKS.clear()
     return {n: out[n] for n in tasks}

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tasks import build, get_task
+from tasks.build import _build_group as build_group
 from tasks.build import build_samples
 
 NAMES = ("stbench.direction", "geotemp.time_time", "stbench.direction.completion", "stbench.point_region",
@@ -76,3 +79,40 @@ def test_only_linux_forks(forks: list[str], monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(build.sys, "platform", "darwin")
     built = build_samples(_tasks(), split="test", seed=7, workers=2)
     assert forks == [] and len(built["stbench.direction"]) == 12
+
+
+_HOOK: dict[str, Any] = {}  # set before the pool forks: the log file, the release event, this process's id
+
+
+def _logged_group(names: tuple[str, ...], *args: Any) -> Any:
+    """``build._build_group`` that records which process built each group; the worker holds its first group
+    until this process has built one (so the groups queued behind it are still waiting)."""
+    here = os.getpid() == _HOOK["pid"]
+    if here:
+        _HOOK["release"].set()
+    elif not _HOOK["release"].wait(timeout=20):
+        _HOOK["release"].set()  # the groups after this one need not wait too
+        raise TimeoutError("this process never took a queued group")
+    with _HOOK["log"].open("a") as f:
+        f.write(f"{names[0]} {'here' if here else 'worker'}\n")
+    return _HOOK["real"](names, *args)
+
+
+def test_this_process_takes_the_groups_no_worker_has_started(forks: list[str], monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+    names = ("stbench.direction", "stbench.point_region", "stbench.anomaly_detection", "gtr.next_spot",
+             "geotemp.time_time")
+    tasks = {n: get_task(n, size=40) for n in names}
+    serial = _dump(build_samples(tasks, split="test", seed=7, workers=1))
+    log = tmp_path / "built"
+    monkeypatch.setattr(build, "_build_group", _logged_group)
+    monkeypatch.setitem(_HOOK, "real", build_group)
+    monkeypatch.setitem(_HOOK, "log", log)
+    monkeypatch.setitem(_HOOK, "pid", os.getpid())
+    monkeypatch.setitem(_HOOK, "release", multiprocessing.get_context("fork").Event())
+    parallel = _dump(build_samples(tasks, split="test", seed=7, workers=2))
+    assert parallel == serial
+    where = dict(line.split() for line in log.read_text().splitlines())
+    assert sorted(where) == sorted(names[:4])
+    assert where["stbench.direction"] == "worker"  # the first group queued: the worker started it
+    assert where["gtr.next_spot"] == "here"  # the last: still queued when this process was done with GeoTemp
