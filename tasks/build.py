@@ -1,13 +1,14 @@
 """Building the samples of many tasks at once, on every core.
 
-Tasks whose items are drawn alone (:attr:`tasks.base.GeneratedTask.independent_items`: STBench, GTR) and that
-draw many of them are queued, largest first, for forked worker processes while this process builds the others
-(GeoTemp and GPSBench draw from one stream and produce many small samples, cheaper to build here than to copy
-back). When it is done, this process takes the queued groups no worker has started, smallest first, so every
-process finishes at about the same time. This process counts as one of the CPUs: on 2 CPUs one worker runs
-beside it. A task and its variants form one group, so the variants reuse the items the base drew. The samples
-are the same as each task's own ``samples()`` / ``generate()``: items come from seeds, not from the process
-that draws them.
+Tasks are built in groups, a task with its variants (they reuse the items the base drew). Groups that draw many
+items go into one queue: first the tasks whose items are drawn alone (:attr:`tasks.base.GeneratedTask.
+independent_items`: STBench, GTR; costly items, cheap to copy back), largest first, then the tasks that draw
+from one stream (GPSBench, then GeoTemp, whose hundreds of thousands of small samples cost more to copy back
+than to build). Forked worker processes take groups from the head of the queue; this process builds the small
+groups, then takes groups from the tail that no worker has started, so every process finishes at about the same
+time and GeoTemp is mostly built where it is needed. This process counts as one of the CPUs: on 2 CPUs one worker
+runs beside it. The samples are the same as each task's own ``samples()`` / ``generate()``: items come from
+seeds, not from the process that draws them.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from tasks.records import Sample, Split
 
 PARALLEL_MIN_ITEMS = 2_000
 """Items a group (a task and its variants) must draw before a worker process is worth its start and the copy of
-its samples back (paper sizes are 3,400 to 12,500 items; default sizes stay in this process)."""
+its samples back (paper sizes are 3,400 to 100,806 items; default sizes stay in this process)."""
 
 _TASKS: dict[str, Any] = {}  # what forked workers read: set before the pool forks, cleared after
 
@@ -53,18 +54,20 @@ def _build_group(names: tuple[str, ...], split: Split | None, seed: int,
 
 
 def _offloaded(tasks: Mapping[str, Any], split: Split | None, limits: Mapping[str, int | None]) -> list[tuple[str, ...]]:
-    """Groups of task names worth a worker, largest first."""
+    """The queue: groups of task names worth a worker, independent-item groups first (largest first), then
+    stream groups (smallest first, so the largest stream group is at the tail, where this process starts)."""
     groups: dict[str, list[str]] = defaultdict(list)
     drawn: dict[str, int] = defaultdict(int)
+    independent: dict[str, bool] = {}
     for name, task in tasks.items():
-        if not getattr(task, "independent_items", False):
-            continue
         key = task.item_key
         groups[key].append(name)
         limit = None if split is None else limits.get(name)
         drawn[key] = max(drawn[key], task.size if limit is None else min(limit, task.size))
+        independent[key] = bool(getattr(task, "independent_items", False))
     big = [k for k in groups if drawn[k] >= PARALLEL_MIN_ITEMS]
-    return [tuple(groups[k]) for k in sorted(big, key=lambda k: -drawn[k])]
+    order = sorted(big, key=lambda k: (not independent[k], -drawn[k] if independent[k] else drawn[k]))
+    return [tuple(groups[k]) for k in order]
 
 
 def build_samples(tasks: Mapping[str, Any], *, split: Split | None, seed: int,
@@ -73,9 +76,9 @@ def build_samples(tasks: Mapping[str, Any], *, split: Split | None, seed: int,
     """The samples of each task (``split`` None: every split), keyed and ordered as ``tasks``.
 
     ``workers`` is the number of processes that build (default: the usable CPUs), this one included. With 2 or
-    more on Linux, groups of independent-item tasks that draw at least :data:`PARALLEL_MIN_ITEMS` items are
-    queued for ``workers - 1`` forked processes; this process builds the rest, then the queued groups no worker
-    has started. A process that already runs other threads, or runs elsewhere (macOS does not fork safely),
+    more on Linux, groups that draw at least :data:`PARALLEL_MIN_ITEMS` items are queued for ``workers - 1``
+    forked processes; this process builds the rest, then the queued groups no worker has started, from the
+    tail. A process that already runs other threads, or runs elsewhere (macOS does not fork safely),
     builds everything itself.
     """
     limits = dict(limits or {})
@@ -93,7 +96,7 @@ def build_samples(tasks: Mapping[str, Any], *, split: Split | None, seed: int,
             for name, task in tasks.items():
                 if name not in elsewhere:
                     out[name] = task_samples(task, split, seed, limits.get(name))
-            for group, future in reversed(queued):  # smallest first; a group a worker has started stays there
+            for group, future in reversed(queued):  # from the tail; a group a worker has started stays there
                 if future.cancel():
                     out.update(_build_group(group, split, seed, limits))
             with gc_paused():

@@ -57,9 +57,13 @@ def test_workers_build_the_same_samples_as_one_process(forks: list[str], split: 
     assert split is None or parallel["stbench.point_region"] == direct
 
 
-def test_a_task_and_its_variants_share_a_worker_and_stream_tasks_stay_here() -> None:
-    groups = build._offloaded(_tasks(size=3000), "test", {"gtr.next_spot": 10})
-    assert groups == [("stbench.direction", "stbench.direction.completion"), ("stbench.point_region",)]
+def test_a_task_and_its_variants_form_one_group_and_stream_tasks_queue_last() -> None:
+    tasks = {**_tasks(size=3000), "gpsbench.distance": get_task("gpsbench.distance", size=2500),
+             "stbench.anomaly_detection": get_task("stbench.anomaly_detection", size=3500)}
+    groups = build._offloaded(tasks, "test", {"gtr.next_spot": 10})
+    assert groups == [("stbench.anomaly_detection",), ("stbench.direction", "stbench.direction.completion"),
+                      ("stbench.point_region",), ("gpsbench.distance",), ("geotemp.time_time",)]
+    assert build._offloaded(tasks, "test", dict.fromkeys(tasks, 10)) == []  # a limited run: nothing worth a worker
 
 
 def test_a_process_with_other_threads_does_not_fork(forks: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -113,6 +117,6 @@ def test_this_process_takes_the_groups_no_worker_has_started(forks: list[str], m
     parallel = _dump(build_samples(tasks, split="test", seed=7, workers=2))
     assert parallel == serial
     where = dict(line.split() for line in log.read_text().splitlines())
-    assert sorted(where) == sorted(names[:4])
-    assert where["stbench.direction"] == "worker"  # the first group queued: the worker started it
-    assert where["gtr.next_spot"] == "here"  # the last: still queued when this process was done with GeoTemp
+    assert sorted(where) == sorted(names)
+    assert where["stbench.direction"] == "worker"  # the head of the queue: the worker started it
+    assert where["geotemp.time_time"] == where["gtr.next_spot"] == "here"  # the tail: no worker had started them
