@@ -63,7 +63,7 @@ def _paper_tasks(families: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _all_at_once(families: tuple[str, ...]) -> None:
-    """Every task at once through ``tasks.build.build_samples`` (forked workers on every CPU), in this fresh
+    """Every task at once through ``tasks.build.build_samples`` (all CPUs: forked workers beside this one), in this fresh
     process: one JSON line with wall and CPU seconds (this process and its workers)."""
     import resource
 
