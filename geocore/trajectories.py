@@ -44,6 +44,10 @@ def trajectory(points: Sequence[Sequence[float]], name: str = "points", min_len:
         raise ValueError(f"{name} needs at least {max(min_len, 1)} (lat, lon, t) points, got {len(points or [])}")
     out: list[TrajPoint] = []
     for i, p in enumerate(points):
+        plain = _plain_point(p)
+        if plain is not None and not (out and plain[2] < out[-1][2]):
+            out.append(plain)
+            continue
         if p is None or len(p) != 3:
             raise ValueError(f"{name}[{i}] must be a (lat, lon, t) triple, got {p!r}")
         t = check.finite(p[2], f"{name}[{i}].t")
@@ -51,6 +55,20 @@ def trajectory(points: Sequence[Sequence[float]], name: str = "points", min_len:
             raise ValueError(f"{name}[{i}].t = {t} is earlier than the point before it ({out[-1][2]})")
         out.append((check.lat(p[0], f"{name}[{i}].lat"), check.lon(p[1], f"{name}[{i}].lon"), t))
     return out
+
+
+def _plain_point(p: Sequence[float] | None) -> TrajPoint | None:
+    """``p`` as checked by :func:`trajectory` when it is a tuple or list of a float lat and lon in range and a
+    finite float or int t (the common case, without building error messages); None otherwise."""
+    if (type(p) is not tuple and type(p) is not list) or len(p) != 3:
+        return None
+    lat, lon, t = p
+    if type(lat) is not float or type(lon) is not float or (type(t) is not float and type(t) is not int):
+        return None
+    t = float(t)
+    if -90.0 <= lat <= 90.0 and -180.0 <= lon <= 180.0 and math.isfinite(t):
+        return (lat, lon, t)
+    return None
 
 
 def path_length_m(path: Sequence[Sequence[float]]) -> float:
@@ -206,15 +224,20 @@ def encounters(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> li
     Crossing is planar and exact, touching counts (:func:`geocore.polygons.segments_intersect`); time spans
     are closed intervals, so spans that share only an instant overlap.
     """
-    ta, tb = trajectory(a, "a", 2), trajectory(b, "b", 2)
+    sa, sb = _segments(trajectory(a, "a", 2)), _segments(trajectory(b, "b", 2))
     out: list[tuple[int, int]] = []
-    for i, (p1, p2) in enumerate(zip(ta[:-1], ta[1:], strict=True)):
-        for j, (q1, q2) in enumerate(zip(tb[:-1], tb[1:], strict=True)):
-            if max(p1[2], q1[2]) > min(p2[2], q2[2]):
-                continue
-            if _intersect((p1[0], p1[1]), (p2[0], p2[1]), (q1[0], q1[1]), (q2[0], q2[1])):  # validated above
+    for i, (pt1, pt2, p1, p2) in enumerate(sa):
+        for j, (qt1, qt2, q1, q2) in enumerate(sb):
+            if qt1 > pt2:
+                break  # b's later segments start later still
+            if pt1 <= qt2 and _intersect(p1, p2, q1, q2):  # validated above
                 out.append((i, j))
     return out
+
+
+def _segments(pts: list[TrajPoint]) -> list[tuple[float, float, LatLon, LatLon]]:
+    """(t start, t end, start, end) of each segment of a validated trajectory."""
+    return [(p[2], q[2], (p[0], p[1]), (q[0], q[1])) for p, q in zip(pts[:-1], pts[1:], strict=True)]
 
 
 def extrapolate(traj: Sequence[Sequence[float]], seconds_ahead: float | None = None) -> TrajPoint:
