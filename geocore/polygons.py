@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeVar
 
+import numpy as np
 import shapely
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.validation import explain_validity
 
@@ -269,10 +270,15 @@ def planar_region(vertices: Sequence[Sequence[float]], name: str = "polygon") ->
         raise ValueError(f"{name} needs at least 3 vertices, got {len(pts)}")
     xy = [(p[1], p[0]) for p in pts]
     distinct = [q for i, q in enumerate(xy) if q != xy[i - 1]] or xy[:1]
-    edges = LineString(distinct + distinct[:1]) if len(distinct) > 1 else Point(distinct[0])
+    if len(distinct) == 1:
+        return PlanarRegion(Polygon(), Point(distinct[0]), True)
+    # Consecutive repeats are gone (cyclically), so the ring closes with a new vertex: the coordinates
+    # LineString(...) and Polygon(distinct) would take, passed to shapely's array constructors directly.
+    ring = np.array(distinct + distinct[:1])
+    edges = shapely.linestrings(ring)
     if len(set(distinct)) < 3:
         return PlanarRegion(Polygon(), edges, True)
-    poly = Polygon(distinct)
+    poly = shapely.polygons(ring)
     if poly.is_valid and poly.area > 0:
         return PlanarRegion(poly, edges, False)
     return PlanarRegion(_polygonal(shapely.make_valid(poly, method="linework")), edges, True)

@@ -23,7 +23,8 @@ from typing import Literal, TypeVar
 import numpy as np
 import shapely
 from numpy.typing import ArrayLike
-from shapely.geometry import LineString, Point
+from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
 
 from geocore import validation as check
 from geocore.polygons import PlanarRegion, planar_region
@@ -32,10 +33,13 @@ from geocore.sphere import EARTH_RADIUS_KM, FloatArray
 LatLon = tuple[float, float]
 _F = TypeVar("_F", float, FloatArray)
 _R_M = EARTH_RADIUS_KM * 1000.0
+_LAT_LON_LIMITS = np.array([90.0, 180.0])
+_ORIGIN = Point(0.0, 0.0)
 
 __all__ = [
     "LocalFrame",
     "boundary_distance_m",
+    "boundary_distances_m",
     "region_polygon",
     "regions_containing",
     "regions_crossed",
@@ -76,19 +80,22 @@ class LocalFrame:
     def xy_array(self, points: ArrayLike) -> FloatArray:
         """:meth:`to_xy` of n (lat, lon) points at once: an (n, 2) array of (x, y) metres."""
         pts = np.asarray(points, dtype=float).reshape(-1, 2)
-        if not (np.isfinite(pts).all() and (np.abs(pts[:, 0]) <= 90.0).all() and (np.abs(pts[:, 1]) <= 180.0).all()):
+        if not (np.abs(pts) <= _LAT_LON_LIMITS).all():  # false for NaN and infinities too
             raise ValueError("points must be finite (lat, lon) pairs within [-90, 90] and [-180, 180] degrees")
-        return np.column_stack(self._xy(pts[:, 0], pts[:, 1]))
+        out = np.empty((len(pts), 2))
+        out[:, 0], out[:, 1] = self._xy(pts[:, 0], pts[:, 1])
+        return out
 
     def latlon_array(self, points: ArrayLike) -> FloatArray:
         """:meth:`to_latlon` of n (x, y) points at once: an (n, 2) array of (lat, lon) degrees."""
         pts = np.asarray(points, dtype=float).reshape(-1, 2)
         if not np.isfinite(pts).all():
             raise ValueError("points must be finite (x, y) metres")
-        lat, lon = self._latlon(pts[:, 0], pts[:, 1])
-        if not (np.abs(lat) <= 90.0).all():
+        out = np.empty((len(pts), 2))
+        out[:, 0], out[:, 1] = self._latlon(pts[:, 0], pts[:, 1])
+        if not (np.abs(out[:, 0]) <= 90.0).all():
             raise ValueError("points fall off the globe (latitude beyond ±90°)")
-        return np.column_stack((lat, lon))
+        return out
 
     def _xy(self, lat: _F, lon: _F) -> tuple[_F, _F]:
         """The projection, on floats or arrays alike (the same operations in the same order, so equal bits)."""
@@ -155,23 +162,33 @@ def regions_crossed(path: Sequence[Sequence[float]], regions: Sequence[Sequence[
     areas = [(r, reg.area) for r, reg in enumerate(polys) if not reg.area.is_empty]
     if not moves or not areas:
         return []
-    # Every (segment, region) pair in one GEOS call each step, the same operations as one pair at a time.
-    lonlat = np.array(pts)[:, ::-1]
-    segs = shapely.linestrings(np.stack([lonlat[moves], lonlat[[k + 1 for k in moves]]], axis=1))
+    # Each (segment, region) pair whose envelopes meet is intersected; GEOS gives the others an empty
+    # intersection without overlaying them. Scalar GEOS calls: cheaper than array calls for so few pairs.
+    lonlat = [(lon, lat) for lat, lon in pts]
+    segs = shapely.linestrings(np.array([(lonlat[k], lonlat[k + 1]) for k in moves])).tolist()
     shapes = np.array([area for _, area in areas], dtype=object)
-    pieces, pair = shapely.get_parts(shapely.intersection(segs[:, None], shapes[None, :]).ravel(), return_index=True)
-    seg_of, shape_of = np.divmod(pair, len(areas))
-    keep = ~shapely.is_empty(pieces) & (shapely.get_type_id(pieces) == shapely.GeometryType.LINESTRING)
-    keep[keep] = shapely.length(pieces[keep]) != 0.0
-    keep[keep] = shapely.relate_pattern(pieces[keep], shapes[shape_of[keep]], "T********")  # not boundary only
-    pieces, seg_of, shape_of = pieces[keep], seg_of[keep], shape_of[keep]
-    if not pieces.size:
+    boxes = list(zip(areas, shapely.bounds(shapes).tolist(), strict=True))
+    pieces: list[BaseGeometry] = []
+    found: list[tuple[int, int]] = []  # (index in moves, region) of each piece
+    for m, (k, seg) in enumerate(zip(moves, segs, strict=True)):
+        (ax, ay), (bx, by) = lonlat[k], lonlat[k + 1]
+        for (r, area), (x0, y0, x1, y1) in boxes:
+            if x0 > max(ax, bx) or x1 < min(ax, bx) or y0 > max(ay, by) or y1 < min(ay, by):
+                continue
+            cut = seg.intersection(area)
+            for piece in getattr(cut, "geoms", (cut,)):  # shapely.get_parts of one geometry
+                if (not piece.is_empty and piece.geom_type == "LineString" and piece.length != 0.0
+                        and piece.relate_pattern(area, "T********")):  # not on the boundary only
+                    pieces.append(piece)
+                    found.append((m, r))
+    if not pieces:
         return []
-    coords, owner = shapely.get_coordinates(pieces, return_index=True)
-    along = shapely.line_locate_point(segs[seg_of[owner]], shapely.points(coords))
-    starts = np.minimum.reduceat(along, np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]))
-    entries = [(moves[k], start, areas[j][0]) for k, start, j in zip(seg_of.tolist(), starts.tolist(),
-                                                                      shape_of.tolist(), strict=True)]
+    # Where each piece starts along its segment: the least position of its vertices.
+    coords, owner = shapely.get_coordinates(np.array(pieces, dtype=object), return_index=True)
+    seg_of = np.array([m for m, _ in found])
+    along = shapely.line_locate_point(np.array(segs, dtype=object)[seg_of[owner]], shapely.points(coords))
+    starts = np.minimum.reduceat(along, np.flatnonzero(np.diff(owner, prepend=-1))).tolist()
+    entries = [(moves[m], start, r) for (m, r), start in zip(found, starts, strict=True)]
     entries.sort()
     out: list[int] = []
     for _, _, r in entries:
@@ -183,7 +200,31 @@ def regions_crossed(path: Sequence[Sequence[float]], regions: Sequence[Sequence[
 def boundary_distance_m(lat: float, lon: float, polygon: Sequence[Sequence[float]]) -> float:
     """Distance in metres from (lat, lon) to the polygon's boundary (local frame at the point)."""
     frame = LocalFrame(check.lat(lat, "lat"), check.lon(lon, "lon"))
-    ring = region_polygon(polygon, "polygon").edges
-    coords = list(ring.coords)
-    xy = LineString([frame.to_xy(y, x) for x, y in coords]) if len(coords) > 1 else Point(frame.to_xy(*coords[0][::-1]))
-    return float(xy.distance(Point(0.0, 0.0)))
+    return _distances_m(frame, [region_polygon(polygon, "polygon").edges])[0]
+
+
+def boundary_distances_m(lat: float, lon: float, polygons: Sequence[Sequence[Sequence[float]]]) -> list[float]:
+    """:func:`boundary_distance_m` from (lat, lon) to each polygon, to the bit, in one pass."""
+    frame = LocalFrame(check.lat(lat, "lat"), check.lon(lon, "lon"))
+    if polygons is None or len(polygons) == 0:
+        raise ValueError("polygons must not be empty")
+    return _distances_m(frame, [region_polygon(p, f"polygons[{i}]").edges for i, p in enumerate(polygons)])
+
+
+def _distances_m(frame: LocalFrame, edges: list[BaseGeometry]) -> list[float]:
+    """Distance in metres from the frame's origin to each of ``edges`` (closed (lon, lat) lines, or points)."""
+    if len(edges) == 1:
+        xy = frame.xy_array(shapely.get_coordinates(edges[0])[:, ::-1])  # to_xy on each vertex, to the bit
+        shape = shapely.linestrings(xy) if len(xy) > 1 else shapely.points(xy[0])
+        return [float(shape.distance(_ORIGIN))]
+    coords, owner = shapely.get_coordinates(edges, return_index=True)
+    xy = frame.xy_array(coords[:, ::-1])
+    counts = np.bincount(owner, minlength=len(edges))
+    if (counts > 1).all():
+        shapes = shapely.linestrings(xy, indices=owner)
+    else:  # a ring of one distinct vertex has a point for its edges
+        ends = np.cumsum(counts)
+        shapes = np.array([shapely.linestrings(xy[end - n:end]) if n > 1 else shapely.points(xy[end - 1])
+                           for n, end in zip(counts.tolist(), ends.tolist(), strict=True)], dtype=object)
+    out: list[float] = shapely.distance(shapes, _ORIGIN).tolist()
+    return out

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import random
 
-from shapely.geometry import Point, Polygon
+import numpy as np
+import shapely
+from shapely.geometry import Point
 
-from geocore.regions import boundary_distance_m, regions_containing
+from geocore.regions import boundary_distances_m, regions_containing
 from tasks.registry import register_task
 from tasks.stbench.common import COMPLETION, Item, OptionTarget, OptionTask
 from tasks.stbench.prompts import Fmt, num, number_instruction
@@ -25,7 +27,7 @@ DECIMALS = 6
 
 def point_inside(rng: random.Random, blocks: Blocks, key: tuple[int, int]) -> tuple[float, float]:
     """A uniformly random (lat, lon), rounded, inside block ``key`` (metres → degrees)."""
-    shape = Polygon(blocks.polygons[key])
+    shape = shapely.polygons(np.array(blocks.polygons[key]))  # Polygon(...) of those vertices, built directly
     x0, y0, x1, y1 = shape.bounds
     while True:
         x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
@@ -61,7 +63,7 @@ class PointRegionTask(OptionTask[OptionTarget]):
         strictly = regions_containing(lat, lon, regions, boundary="exclude")
         if inside != [target] or strictly != [target]:
             return None
-        if min(boundary_distance_m(lat, lon, r) for r in regions) < MIN_CLEARANCE_M:
+        if min(boundary_distances_m(lat, lon, regions)) < MIN_CLEARANCE_M:
             return None
         return Item(
             payload={"regions": regions, "point": [lat, lon]},

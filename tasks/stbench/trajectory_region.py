@@ -92,19 +92,19 @@ class TrajectoryRegionTask(OptionTask[RegionsTarget]):
             return None
         group = connected_blocks(rng, blocks, N_REGIONS)
         regions = blocks.rings(group, DECIMALS)
-        shapes_m = shapely.polygons(shapely.linearrings(
-            blocks.frame.xy_array([p for r in regions for p in r]),
-            indices=np.repeat(np.arange(len(regions)), [len(r) for r in regions])))
-        lo, hi = shapely.bounds(shapes_m)[:, :2].min(axis=0).tolist(), shapely.bounds(shapes_m)[:, 2:].max(axis=0).tolist()
+        corners = blocks.frame.xy_array([p for r in regions for p in r])
+        lo, hi = corners.min(axis=0).tolist(), corners.max(axis=0).tolist()  # the bounds of all the regions
         x0, y0, x1, y1 = lo[0] - 15, lo[1] - 15, hi[0] + 15, hi[1] + 15
         path = [point_inside(rng, blocks, group[rng.randrange(N_REGIONS)])]
+        x, y = blocks.frame.to_xy(*path[-1])  # the last point in metres, recomputed when a point is added
         while len(path) < length:
-            x, y = blocks.frame.to_xy(*path[-1])
             d, a = rng.uniform(60, 250), rng.uniform(0, 2 * math.pi)
             nx, ny = x + d * math.cos(a), y + d * math.sin(a)
             if x0 <= nx <= x1 and y0 <= ny <= y1:
                 path.append(round_point(blocks.frame.to_latlon(nx, ny), DECIMALS))
-        if not self._robust(blocks.frame.xy_array(path), shapes_m):
+                x, y = blocks.frame.to_xy(*path[-1])
+        rings_m = shapely.linearrings(corners, indices=np.repeat(np.arange(len(regions)), [len(r) for r in regions]))
+        if not self._robust(blocks.frame.xy_array(path), rings_m):
             return None
         gold = [r + 1 for r in regions_crossed(path, regions)]
         if not gold:
@@ -121,26 +121,38 @@ class TrajectoryRegionTask(OptionTask[RegionsTarget]):
         )
 
     @staticmethod
-    def _robust(xy: FloatArray, regions: NDArray[np.object_]) -> bool:
-        """Every point (``xy``, metres) 3 m or more from every boundary of ``regions`` (polygons in metres),
-        every piece of a segment inside a region a line of 5 m or more, no segment within 3 m of a region it
-        does not enter (vectorised GEOS calls)."""
-        points = shapely.points(xy)
-        if (shapely.distance(shapely.get_exterior_ring(regions)[:, None], points[None, :]) < CLEARANCE_M).any():
+    def _robust(xy: FloatArray, rings: NDArray[np.object_]) -> bool:
+        """Every point (``xy``, metres) 3 m or more from every boundary ``rings`` (metres), every piece of a
+        segment inside a region a line of 5 m or more, no segment within 3 m of a region it does not enter.
+
+        A (segment, region) pair whose bounding boxes are apart has an empty intersection (GEOS returns one
+        without overlaying them), and one whose boxes are more than 3 m (plus 1 cm, far beyond GEOS's
+        rounding) apart cannot be within 3 m: neither is sent to GEOS. The rest go one at a time (scalar GEOS
+        calls are cheaper than array calls for so few pairs).
+        """
+        if (shapely.distance(rings[:, None], shapely.points(xy)[None, :]) < CLEARANCE_M).any():
             return False
-        if len(xy) == 1:
-            return True
-        segments = shapely.linestrings(np.stack([xy[:-1], xy[1:]], axis=1))[:, None]
-        crossings = shapely.intersection(segments, regions[None, :]).ravel()
-        parts, owner = shapely.get_parts(crossings, return_index=True)
-        kept = ~shapely.is_empty(parts)
-        parts, owner = parts[kept], owner[kept]
-        if (shapely.get_type_id(parts) != shapely.GeometryType.LINESTRING).any() or (
-                shapely.length(parts) < MIN_PIECE_M).any():
-            return False
-        entered = np.bincount(owner, minlength=crossings.size) > 0
-        near = shapely.distance(segments, regions[None, :]).ravel() < CLEARANCE_M
-        return not (near & ~entered).any()
+        pad = CLEARANCE_M + 0.01
+        boxes = list(zip(shapely.polygons(rings).tolist(), shapely.bounds(rings).tolist(), strict=True))
+        pts = xy.tolist()
+        segments = shapely.linestrings(np.stack([xy[:-1], xy[1:]], axis=1)).tolist() if len(pts) > 1 else []
+        for seg, (ax, ay), (bx, by) in zip(segments, pts[:-1], pts[1:], strict=True):
+            sx0, sx1, sy0, sy1 = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
+            for region, (x0, y0, x1, y1) in boxes:
+                if x0 > sx1 + pad or x1 < sx0 - pad or y0 > sy1 + pad or y1 < sy0 - pad:
+                    continue
+                entered = False
+                if not (x0 > sx1 or x1 < sx0 or y0 > sy1 or y1 < sy0):
+                    cut = seg.intersection(region)
+                    for piece in getattr(cut, "geoms", (cut,)):  # shapely.get_parts of one geometry
+                        if piece.is_empty:
+                            continue
+                        if piece.geom_type != "LineString" or piece.length < MIN_PIECE_M:
+                            return False
+                        entered = True
+                if not entered and seg.distance(region) < CLEARANCE_M:
+                    return False
+        return True
 
     def render(self, item: Item[RegionsTarget], fmt: Fmt) -> str:
         path = fmt.path(item.payload["path"], DECIMALS)

@@ -7,6 +7,7 @@ converted to degrees; golds are always recomputed by geocore from the rounded de
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ import shapely
 
 from geocore.gazetteer import City, cities
 from geocore.regions import LocalFrame
+from geocore.sphere import FloatArray
 
 XY = tuple[float, float]
 LatLon = tuple[float, float]
@@ -188,10 +190,35 @@ class Blocks:
 
     def rings(self, keys: Sequence[tuple[int, int]], decimals: int = 6) -> list[list[list[float]]]:
         """The blocks ``keys`` as rings of [lat, lon] vertices, rounded to ``decimals``."""
-        points = self.frame.latlon_array([p for key in keys for p in self.polygons[key]]).tolist()
-        ends = np.cumsum([len(self.polygons[key]) for key in keys]).tolist()
-        return [[[round(lat, decimals), round(lon, decimals)] for lat, lon in points[end - len(self.polygons[key]):end]]
-                for key, end in zip(keys, ends, strict=True)]
+        points = round_array(self.frame.latlon_array([p for key in keys for p in self.polygons[key]]), decimals)
+        out: list[list[list[float]]] = []
+        start = 0
+        for key in keys:
+            end = start + len(self.polygons[key])
+            out.append(points[start:end])
+            start = end
+        return out
+
+
+def round_array(values: FloatArray, decimals: int) -> list[list[float]]:
+    """``[[round(v, decimals) for v in row] for row in values]`` for an (n, 2) array, to the bit, mostly in numpy.
+
+    Python's round gives the double nearest to k / 10**decimals, k the integer nearest to the exact
+    v * 10**decimals. While |v * 10**decimals| < 2**33 its double is within 2**-21 of the exact product, so when
+    that double is more than 1e-6 from a half-integer, rint finds the same k, and k / 10**decimals (both exact
+    doubles, 0 <= decimals <= 15) rounds to the same double. Other values go through round itself.
+    """
+    if not 0 <= decimals <= 15:
+        return [[round(float(v), decimals) for v in row] for row in values]
+    scale = 10.0**decimals
+    scaled = values * scale
+    k = np.rint(scaled)
+    clear = (np.abs(np.abs(scaled - k) - 0.5) > 1e-6) & (np.abs(scaled) < 2.0**33)
+    out: list[list[float]] = (k / scale).tolist()
+    if not clear.all():
+        for i, j in zip(*np.nonzero(~clear), strict=True):
+            out[i][j] = round(float(values[i, j]), decimals)
+    return out
 
 
 def city_blocks(rng: random.Random, rows: int = 4, cols: int = 4) -> Blocks:
@@ -209,24 +236,31 @@ def city_blocks(rng: random.Random, rows: int = 4, cols: int = 4) -> Blocks:
     jit = 0.12 * min(su, sv)
     cos_a, sin_a = math.cos(angle), math.sin(angle)
     uniform = rng.uniform
-    nodes: dict[tuple[int, int], XY] = {}
+    nodes: list[XY] = []  # node (i, j) at i * (cols + 1) + j
     for i in range(rows + 1):
         for j in range(cols + 1):
             u = (j - cols / 2) * su + uniform(-jit, jit)
             v = (i - rows / 2) * sv + uniform(-jit, jit)
-            nodes[(i, j)] = (u * cos_a - v * sin_a, u * sin_a + v * cos_a)
+            nodes.append((u * cos_a - v * sin_a, u * sin_a + v * cos_a))
     keys = [(i, j) for i in range(rows) for j in range(cols)]
-    cells = shapely.polygons(np.array([[nodes[(i, j)], nodes[(i, j + 1)], nodes[(i + 1, j + 1)], nodes[(i + 1, j)]]
-                                       for i, j in keys]))
-    inners = shapely.buffer(cells, -half, join_style="mitre")  # one GEOS call for all cells; no draws depend on it
+    # Cell (i, j): nodes (i, j), (i, j + 1), (i + 1, j + 1), (i + 1, j), closed; a flat list is quick to read.
+    w = cols + 1
+    corners = [coord for i, j in keys
+               for n in (i * w + j, i * w + j + 1, (i + 1) * w + j + 1, (i + 1) * w + j, i * w + j) for coord in nodes[n]]
+    cells = shapely.polygons(np.array(corners).reshape(rows * cols, 5, 2))
+    # One GEOS call for all cells; no draws depend on it.
+    inners = shapely.buffer(cells, -half, join_style=shapely.BufferJoinStyle.mitre)
     kept = (shapely.get_type_id(inners) == shapely.GeometryType.POLYGON) & ~shapely.is_empty(inners)
     exteriors = shapely.get_exterior_ring(inners[kept])  # each GEOS query once for all kept cells
     coords = shapely.get_coordinates(exteriors).tolist()
-    ends = np.cumsum(shapely.get_num_coordinates(exteriors)).tolist()
+    ends = list(itertools.accumulate(shapely.get_num_coordinates(exteriors).tolist()))
+    low, high = -half / 3, half / 3
     drawn: dict[tuple[int, int], list[XY]] = {}
-    for key, start, end, ccw in zip([k for k, ok in zip(keys, kept.tolist(), strict=True) if ok], [0, *ends][:-1],
-                                    ends, shapely.is_ccw(exteriors).tolist(), strict=True):
-        ring: list[XY] = [(x, y) for x, y in coords[start:end - 1]]  # the closing vertex left out
+    start = 0
+    for key, end, ccw in zip([k for k, ok in zip(keys, kept.tolist(), strict=True) if ok], ends,
+                             shapely.is_ccw(exteriors).tolist(), strict=True):
+        ring: list[XY] = list(map(tuple, coords[start:end - 1]))  # (x, y) vertices, the closing one left out
+        start = end
         if not ccw:
             ring.reverse()
         out: list[XY] = []
@@ -236,15 +270,16 @@ def city_blocks(rng: random.Random, rows: int = 4, cols: int = 4) -> Blocks:
                 (ax, ay), (bx, by) = a, b
                 length = math.dist(a, b)
                 nx, ny = -(by - ay) / length, (bx - ax) / length  # left normal (outward is right)
-                f, push = uniform(0.3, 0.7), uniform(-half / 3, half / 3)
+                f, push = uniform(0.3, 0.7), uniform(low, high)
                 out.append((ax + f * (bx - ax) + push * nx, ay + f * (by - ay) + push * ny))
         drawn[key] = out
     if not drawn:
         return Blocks(frame, {}, 2 * half)
-    closed = [(*ring, ring[0]) for ring in drawn.values()]
-    valid = shapely.is_valid(shapely.from_ragged_array(  # all blocks built in one call
-        shapely.GeometryType.POLYGON, np.array([p for ring in closed for p in ring]),
-        (np.cumsum([0, *map(len, closed)]), np.arange(len(closed) + 1))))
+    # All blocks built in one call, each ring closed, from a flat list of floats (the cheapest for numpy to read).
+    flat = np.array([coord for ring in drawn.values() for p in (*ring, ring[0]) for coord in p]).reshape(-1, 2)
+    offsets = [0, *itertools.accumulate(len(ring) + 1 for ring in drawn.values())]
+    valid = shapely.is_valid(shapely.from_ragged_array(
+        shapely.GeometryType.POLYGON, flat, (np.array(offsets), np.arange(len(offsets)))))
     polys = {key: out for (key, out), ok in zip(drawn.items(), valid, strict=True) if ok}
     return Blocks(frame, polys, 2 * half)
 
@@ -254,11 +289,14 @@ def connected_blocks(rng: random.Random, blocks: Blocks, k: int) -> list[tuple[i
     keys = sorted(blocks.polygons)
     for _ in range(50):
         group = [keys[rng.randrange(len(keys))]]
+        around = set(blocks.neighbours(group[0]))  # the group's neighbours outside it, kept up to date
         while len(group) < k:
-            frontier = sorted({n for g in group for n in blocks.neighbours(g)} - set(group))
+            frontier = sorted(around)
             if not frontier:
                 break
             group.append(frontier[rng.randrange(len(frontier))])
+            around.discard(group[-1])
+            around.update(n for n in blocks.neighbours(group[-1]) if n not in group)
         if len(group) == k:
             return group
     raise ValueError(f"cannot find {k} connected blocks")

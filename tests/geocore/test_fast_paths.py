@@ -6,9 +6,16 @@ import random
 
 import numpy as np
 import pytest
+import shapely
 
 from geocore import gazetteer as gz
-from geocore.regions import LocalFrame, region_polygon
+from geocore.regions import (
+    LocalFrame,
+    boundary_distance_m,
+    boundary_distances_m,
+    region_polygon,
+    regions_crossed,
+)
 
 
 def _full_scan(lat: float, lon: float, k: int, min_population: int) -> list[tuple[gz.City, float]]:
@@ -69,3 +76,66 @@ def test_region_polygon_reuses_a_ring_and_still_names_a_bad_one() -> None:
     for _ in range(2):  # a failure is not kept: the second call names the argument again
         with pytest.raises(ValueError, match=r"regions\[3\]"):
             region_polygon([[0.0, 0.0], [95.0, 1.0], [1.0, 1.0]], "regions[3]")
+
+
+def test_boundary_distances_match_one_polygon_at_a_time_to_the_bit() -> None:
+    rng = random.Random(8)
+    for _ in range(300):
+        lat, lon = rng.uniform(-60, 60), rng.uniform(-170, 170)
+        polys = [[(lat + rng.uniform(-0.01, 0.01), lon + rng.uniform(-0.01, 0.01)) for _ in range(rng.randint(3, 7))]
+                 for _ in range(rng.randint(1, 5))]
+        if rng.random() < 0.2:
+            polys.append([(lat, lon)] * 4)  # one distinct vertex: its edges are a point
+        assert boundary_distances_m(lat, lon, polys) == [boundary_distance_m(lat, lon, p) for p in polys]
+    with pytest.raises(ValueError, match=r"polygons\[1\]"):
+        boundary_distances_m(0.0, 0.0, [[(0.0, 0.0), (0.0, 1.0), (1.0, 1.0)], [(0.0, 0.0), (95.0, 1.0), (1.0, 1.0)]])
+    with pytest.raises(ValueError, match="empty"):
+        boundary_distances_m(0.0, 0.0, [])
+
+
+def _crossed_all_pairs(path: list[tuple[float, float]], regions: list[list[tuple[float, float]]]) -> list[int]:
+    """regions_crossed as first written: every (segment, region) pair intersected, in array calls."""
+    pts = [(float(a), float(b)) for a, b in path]
+    areas = [(r, region_polygon(ring).area) for r, ring in enumerate(regions)]
+    areas = [(r, a) for r, a in areas if not a.is_empty]
+    moves = [k for k in range(len(pts) - 1) if pts[k] != pts[k + 1]]
+    if not moves or not areas:
+        return []
+    lonlat = np.array(pts)[:, ::-1]
+    segs = shapely.linestrings(np.stack([lonlat[moves], lonlat[[k + 1 for k in moves]]], axis=1))
+    shapes = np.array([a for _, a in areas], dtype=object)
+    pieces, pair = shapely.get_parts(shapely.intersection(segs[:, None], shapes[None, :]).ravel(), return_index=True)
+    seg_of, shape_of = np.divmod(pair, len(areas))
+    keep = ~shapely.is_empty(pieces) & (shapely.get_type_id(pieces) == shapely.GeometryType.LINESTRING)
+    keep[keep] = shapely.length(pieces[keep]) != 0.0
+    keep[keep] = shapely.relate_pattern(pieces[keep], shapes[shape_of[keep]], "T********")
+    pieces, seg_of, shape_of = pieces[keep], seg_of[keep], shape_of[keep]
+    if not pieces.size:
+        return []
+    coords, owner = shapely.get_coordinates(pieces, return_index=True)
+    along = shapely.line_locate_point(segs[seg_of[owner]], shapely.points(coords))
+    starts = np.minimum.reduceat(along, np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]))
+    entries = sorted((moves[k], s, areas[j][0]) for k, s, j in zip(seg_of.tolist(), starts.tolist(),
+                                                                    shape_of.tolist(), strict=True))
+    out: list[int] = []
+    for _, _, r in entries:
+        if not out or out[-1] != r:
+            out.append(r)
+    return out
+
+
+def test_regions_crossed_skips_only_pairs_whose_intersection_is_empty() -> None:
+    rng = random.Random(9)
+    grid = [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0]
+    for n in range(3000):
+        if n % 2:  # grid rings and paths: shared edges, touching corners, runs along boundaries
+            regions = [[(rng.choice(grid), rng.choice(grid)) for _ in range(rng.randint(3, 6))]
+                       for _ in range(rng.randint(1, 4))]
+            path = [(rng.choice(grid) + rng.choice([0.0, 0.0, 0.25]), rng.choice(grid)) for _ in range(rng.randint(2, 5))]
+        else:
+            regions = [[(rng.uniform(0, 3), rng.uniform(0, 3)) for _ in range(rng.randint(3, 7))]
+                       for _ in range(rng.randint(1, 5))]
+            path = [(rng.uniform(-0.5, 3.5), rng.uniform(-0.5, 3.5)) for _ in range(rng.randint(2, 6))]
+        if any(len({tuple(p) for p in ring}) < 3 for ring in regions):
+            continue
+        assert regions_crossed(path, regions) == _crossed_all_pairs(path, regions), (path, regions)

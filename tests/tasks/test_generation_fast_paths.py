@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import gc
+import math
+import random
+import struct
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pytest
+import shapely
 
 from tasks.base import GeneratedTask, gc_paused
 from tasks.records import Message, Sample
 from tasks.registry import get_task, task_names
+from tasks.stbench.trajectory_region import TrajectoryRegionTask
+from tasks.stbench.world import city_blocks, connected_blocks, round_array
 
 
 def test_gc_paused_pauses_and_restores_the_collector() -> None:
@@ -77,3 +84,58 @@ def test_a_task_that_builds_all_its_samples_at_once_still_serves_limited_runs() 
 
     with pytest.raises(NotImplementedError, match="neither draw, generate nor sample_at"):
         Neither(size=10).samples(split="test", limit=1)
+
+
+def test_round_array_is_round_to_the_bit() -> None:
+    rng = random.Random(4)
+    values = [rng.uniform(-180, 180) for _ in range(20_000)] + [rng.uniform(-1e-5, 1e-5) for _ in range(2_000)]
+    for _ in range(2_000):  # ties and their neighbours, where the scaled double may round either way
+        x = (rng.randrange(-180_000_000, 180_000_000) + 0.5) / 1e6
+        values += [x + d * math.ulp(x) for d in (-2, -1, 0, 1, 2)]
+    values += [0.0, -0.0, 5e-7, -5e-7, 2.5, -2.5, 1e300, -1e300]
+    arr = np.array(values + [0.0] * (len(values) % 2)).reshape(-1, 2)
+    for decimals in (0, 3, 5, 6, 16, -1):
+        got = round_array(arr, decimals)
+        want = [[round(a, decimals), round(b, decimals)] for a, b in arr.tolist()]
+        assert [struct.pack("<2d", *row) for row in got] == [struct.pack("<2d", *row) for row in want], decimals
+
+
+def _robust_all_pairs(xy: np.ndarray, regions: np.ndarray) -> bool:
+    """TrajectoryRegionTask._robust as first written: every (segment, region) pair, in array calls."""
+    if (shapely.distance(shapely.get_exterior_ring(regions)[:, None], shapely.points(xy)[None, :]) < 3.0).any():
+        return False
+    if len(xy) == 1:
+        return True
+    segments = shapely.linestrings(np.stack([xy[:-1], xy[1:]], axis=1))[:, None]
+    crossings = shapely.intersection(segments, regions[None, :]).ravel()
+    parts, owner = shapely.get_parts(crossings, return_index=True)
+    kept = ~shapely.is_empty(parts)
+    parts, owner = parts[kept], owner[kept]
+    if (shapely.get_type_id(parts) != shapely.GeometryType.LINESTRING).any() or (shapely.length(parts) < 5.0).any():
+        return False
+    entered = np.bincount(owner, minlength=crossings.size) > 0
+    return not ((shapely.distance(segments, regions[None, :]).ravel() < 3.0) & ~entered).any()
+
+
+def test_trajectory_robustness_check_matches_all_pairs() -> None:
+    rng = random.Random(6)
+    verdicts = set()
+    for _ in range(1500):
+        blocks = city_blocks(rng, 3, 4)
+        if len(blocks.polygons) < 5:
+            continue
+        rings = [blocks.polygons[k] for k in connected_blocks(rng, blocks, 5)]
+        corners = np.array([p for ring in rings for p in ring])
+        boundaries = shapely.linearrings(corners, indices=np.repeat(np.arange(5), [len(r) for r in rings]))
+        lo, hi = corners.min(axis=0), corners.max(axis=0)
+        if rng.random() < 0.3:  # near vertices and edges: clearances just around 3 m
+            picks = [corners[rng.randrange(len(corners))] for _ in range(rng.choice([1, 2, 4, 6]))]
+            xy = np.array([(x + rng.choice([0.0, 3.0, -3.0, 2.995, 3.005]), y + rng.choice([0.0, 3.0, -3.0]))
+                           for x, y in picks])
+        else:
+            xy = np.array([(rng.uniform(lo[0] - 20, hi[0] + 20), rng.uniform(lo[1] - 20, hi[1] + 20))
+                           for _ in range(rng.choice([1, 2, 4, 6, 10]))])
+        verdict = TrajectoryRegionTask._robust(xy, boundaries)
+        assert verdict == _robust_all_pairs(xy, shapely.polygons(boundaries))
+        verdicts.add(verdict)
+    assert verdicts == {True, False}
