@@ -93,16 +93,20 @@ def build_samples(tasks: Mapping[str, Any], *, split: Split | None, seed: int,
         with ProcessPoolExecutor(min(workers - 1, len(offload)),
                                  mp_context=multiprocessing.get_context("fork")) as pool:
             queued = [(group, pool.submit(_build_group, group, split, seed, limits)) for group in offload]
-            for name, task in tasks.items():
-                if name not in elsewhere:
-                    out[name] = task_samples(task, split, seed, limits.get(name))
-            for group, future in reversed(queued):  # from the tail; a group a worker has started stays there
-                if future.cancel():
-                    out.update(_build_group(group, split, seed, limits))
-            with gc_paused():
-                for _, future in queued:
-                    if not future.cancelled():
-                        out.update(future.result())
+            try:
+                for name, task in tasks.items():
+                    if name not in elsewhere:
+                        out[name] = task_samples(task, split, seed, limits.get(name))
+                for group, future in reversed(queued):  # from the tail; a group a worker has started stays there
+                    if future.cancel():
+                        out.update(_build_group(group, split, seed, limits))
+                with gc_paused():
+                    for _, future in queued:
+                        if not future.cancelled():
+                            out.update(future.result())
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)  # an error: do not build the rest of the queue first
+                raise
     finally:
         _TASKS.clear()
     return {n: out[n] for n in tasks}

@@ -12,6 +12,7 @@ import pytest
 from tasks import build, get_task
 from tasks.build import _build_group as build_group
 from tasks.build import build_samples
+from tasks.build import task_samples as build_task_samples
 
 NAMES = ("stbench.direction", "geotemp.time_time", "stbench.direction.completion", "stbench.point_region",
          "gtr.next_spot")
@@ -120,3 +121,29 @@ def test_this_process_takes_the_groups_no_worker_has_started(forks: list[str], m
     assert sorted(where) == sorted(names)
     assert where["stbench.direction"] == "worker"  # the head of the queue: the worker started it
     assert where["geotemp.time_time"] == where["gtr.next_spot"] == "here"  # the tail: no worker had started them
+
+
+def _failing_here(task: Any, *args: Any) -> Any:
+    """``build.task_samples`` that fails for gtr.next_spot, after letting the worker go on."""
+    if task.name == "gtr.next_spot":
+        _HOOK["release"].set()
+        raise RuntimeError("a task failed in this process")
+    return build_task_samples(task, *args)
+
+
+def test_an_error_in_this_process_cancels_the_queue(forks: list[str], monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path) -> None:
+    names = ("stbench.direction", "stbench.point_region", "stbench.anomaly_detection", "stbench.admin_region",
+             "stbench.trajectory_prediction", "stbench.trajectory_identification")
+    tasks = {n: get_task(n, size=40) for n in names} | {"gtr.next_spot": get_task("gtr.next_spot", size=10)}
+    log = tmp_path / "built"
+    monkeypatch.setattr(build, "_build_group", _logged_group)
+    monkeypatch.setattr(build, "task_samples", _failing_here)
+    monkeypatch.setitem(_HOOK, "real", build_group)
+    monkeypatch.setitem(_HOOK, "log", log)
+    monkeypatch.setitem(_HOOK, "pid", os.getpid())
+    monkeypatch.setitem(_HOOK, "release", multiprocessing.get_context("fork").Event())
+    with pytest.raises(RuntimeError, match="a task failed in this process"):
+        build_samples(tasks, split="test", seed=7, workers=2)
+    built = log.read_text().splitlines() if log.exists() else []
+    assert len(built) <= 2, built  # the group the worker had started and at most the one handed to it next
