@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from tasks.base import gc_paused
+from tasks.base import GeneratedTask, gc_paused
 from tasks.records import Sample, Split
 
 PARALLEL_MIN_ITEMS = 2_000
@@ -60,6 +60,8 @@ def _offloaded(tasks: Mapping[str, Any], split: Split | None, limits: Mapping[st
     drawn: dict[str, int] = defaultdict(int)
     independent: dict[str, bool] = {}
     for name, task in tasks.items():
+        if not isinstance(task, GeneratedTask):  # a loader of released files: built here
+            continue
         key = task.item_key
         groups[key].append(name)
         limit = None if split is None else limits.get(name)

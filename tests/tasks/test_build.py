@@ -65,6 +65,8 @@ def test_a_task_and_its_variants_form_one_group_and_stream_tasks_queue_last() ->
     assert groups == [("stbench.anomaly_detection",), ("stbench.direction", "stbench.direction.completion"),
                       ("stbench.point_region",), ("gpsbench.distance",), ("geotemp.time_time",)]
     assert build._offloaded(tasks, "test", dict.fromkeys(tasks, 10)) == []  # a limited run: nothing worth a worker
+    official = get_task("stbench.official", path=None)
+    assert build._offloaded({"stbench.official": official}, "test", {}) == []  # not generated: built here
 
 
 def test_a_process_with_other_threads_does_not_fork(forks: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
