@@ -213,12 +213,8 @@ def boundary_distances_m(lat: float, lon: float, polygons: Sequence[Sequence[Seq
 
 def _distances_m(frame: LocalFrame, edges: list[BaseGeometry]) -> list[float]:
     """Distance in metres from the frame's origin to each of ``edges`` (closed (lon, lat) lines, or points)."""
-    if len(edges) == 1:
-        xy = frame.xy_array(shapely.get_coordinates(edges[0])[:, ::-1])  # to_xy on each vertex, to the bit
-        shape = shapely.linestrings(xy) if len(xy) > 1 else shapely.points(xy[0])
-        return [float(shape.distance(_ORIGIN))]
     coords, owner = shapely.get_coordinates(edges, return_index=True)
-    xy = frame.xy_array(coords[:, ::-1])
+    xy = frame.xy_array(coords[:, ::-1])  # to_xy on each vertex, to the bit
     counts = np.bincount(owner, minlength=len(edges))
     if (counts > 1).all():
         shapes = shapely.linestrings(xy, indices=owner)

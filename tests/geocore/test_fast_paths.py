@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 import shapely
+from shapely.geometry import LineString, Point
 
 from geocore import gazetteer as gz
 from geocore.regions import (
@@ -78,6 +79,15 @@ def test_region_polygon_reuses_a_ring_and_still_names_a_bad_one() -> None:
             region_polygon([[0.0, 0.0], [95.0, 1.0], [1.0, 1.0]], "regions[3]")
 
 
+def _distance_one_vertex_at_a_time(lat: float, lon: float, polygon: list[tuple[float, float]]) -> float:
+    """boundary_distance_m as first written: each vertex of the ring's edges through LocalFrame.to_xy."""
+    frame = LocalFrame(lat, lon)
+    coords = list(region_polygon(polygon).edges.coords)
+    if len(coords) == 1:
+        return float(Point(frame.to_xy(coords[0][1], coords[0][0])).distance(Point(0.0, 0.0)))
+    return float(LineString([frame.to_xy(y, x) for x, y in coords]).distance(Point(0.0, 0.0)))
+
+
 def test_boundary_distances_match_one_polygon_at_a_time_to_the_bit() -> None:
     rng = random.Random(8)
     for _ in range(300):
@@ -86,7 +96,8 @@ def test_boundary_distances_match_one_polygon_at_a_time_to_the_bit() -> None:
                  for _ in range(rng.randint(1, 5))]
         if rng.random() < 0.2:
             polys.append([(lat, lon)] * 4)  # one distinct vertex: its edges are a point
-        assert boundary_distances_m(lat, lon, polys) == [boundary_distance_m(lat, lon, p) for p in polys]
+        expected = [_distance_one_vertex_at_a_time(lat, lon, p) for p in polys]
+        assert boundary_distances_m(lat, lon, polys) == [boundary_distance_m(lat, lon, p) for p in polys] == expected
     with pytest.raises(ValueError, match=r"polygons\[1\]"):
         boundary_distances_m(0.0, 0.0, [[(0.0, 0.0), (0.0, 1.0), (1.0, 1.0)], [(0.0, 0.0), (95.0, 1.0), (1.0, 1.0)]])
     with pytest.raises(ValueError, match="empty"):
