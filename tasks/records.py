@@ -11,9 +11,22 @@ TargetT_co = TypeVar("TargetT_co", covariant=True)
 ValueT_co = TypeVar("ValueT_co", covariant=True)
 """The type of a parsed answer (``float`` km, an option index, a TypedDict); a bare ``Parsed`` is ``Parsed[Any]``."""
 V = TypeVar("V")
+R = TypeVar("R", bound=BaseModel)
 
 Split = Literal["train", "dev", "test"]
 SPLITS: tuple[Split, ...] = ("train", "dev", "test")
+
+
+def _unchecked(cls: type[R], values: dict[str, Any], fields_set: set[str]) -> R:
+    """A record holding ``values`` as given: pydantic's ``model_construct`` (no validation, no copies) without its
+    per-field alias lookups, for the models of this module (no aliases, extras or private attributes).
+    ``fields_set`` is shared by every record built this way: ``model_copy`` copies it before adding to it."""
+    record = cls.__new__(cls)
+    object.__setattr__(record, "__dict__", values)
+    object.__setattr__(record, "__pydantic_fields_set__", fields_set)
+    object.__setattr__(record, "__pydantic_extra__", None)
+    object.__setattr__(record, "__pydantic_private__", None)
+    return record
 
 
 class Message(BaseModel):
@@ -23,6 +36,11 @@ class Message(BaseModel):
 
     role: Literal["system", "user", "assistant"]
     content: str
+
+    @classmethod
+    def unchecked(cls, role: Literal["system", "user", "assistant"], content: str) -> Message:
+        """A message a task generator built, not validated (see :meth:`Sample.unchecked`)."""
+        return _unchecked(cls, {"role": role, "content": content}, _MESSAGE_FIELDS)
 
 
 class Sample(BaseModel, Generic[TargetT_co]):
@@ -47,6 +65,23 @@ class Sample(BaseModel, Generic[TargetT_co]):
     def prompt(self) -> str:
         """The last user message."""
         return next(m.content for m in reversed(self.messages) if m.role == "user")
+
+    @classmethod
+    def unchecked(cls, *, id: str, task: str, split: Split, messages: tuple[Message, ...], target: Any,
+                  choices: tuple[str, ...] | None = None, payload: dict[str, Any] | None = None,
+                  meta: dict[str, Any] | None = None) -> Sample[Any]:
+        """A sample a task generator built from values it has just computed, kept as given (not validated, no
+        copies of ``payload`` and ``meta``): three times quicker than validating, and half the memory of a
+        GeoTemp sample at paper size (2 million samples). Every generator's samples are validated by the tests
+        (``tests/tasks/test_unchecked_samples.py``); samples read from files are validated (``Sample(...)``,
+        ``model_validate``)."""
+        return _unchecked(cls, {"id": id, "task": task, "split": split, "messages": messages, "target": target,
+                                "choices": choices, "payload": {} if payload is None else payload,
+                                "meta": {} if meta is None else meta}, _SAMPLE_FIELDS)
+
+
+_MESSAGE_FIELDS: set[str] = set(Message.model_fields)
+_SAMPLE_FIELDS: set[str] = set(Sample.model_fields)
 
 
 AnswerStatus = Literal["answered", "hedged", "unparsed", "refused"]

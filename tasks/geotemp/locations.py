@@ -32,7 +32,14 @@ class Location:
         return f"{self.city}, {self.country}"
 
     def brief(self) -> dict[str, str]:
-        return {"city": self.city, "country": self.country, "zone": self.zone}
+        """City, country and zone, as sample payloads carry them: one dict per location, shared by every sample
+        (samples are frozen and never change their payloads; do not change it)."""
+        return _brief(self)
+
+
+@cache
+def _brief(location: Location) -> dict[str, str]:
+    return {"city": location.city, "country": location.country, "zone": location.zone}
 
 
 @cache

@@ -23,6 +23,8 @@ from tasks.geotemp.templates import PROBE_SYSTEM_PROMPT, probe_prompt
 from tasks.records import Message, Parsed, Sample, Score
 from tasks.registry import register_task
 
+_SYSTEM = Message(role="system", content=PROBE_SYSTEM_PROMPT)
+
 DEFAULT_YEAR = 2023
 OFFSET_RE = re.compile(
     r"\b(?:UTC|GMT)\s*(?:(?P<sign>[+\-−±])\s*(?P<h>\d{1,2})(?:(?::|h|\.)?(?P<m>\d{2})|(?P<frac>\.\d+))?)?(?![\d:])",
@@ -99,12 +101,11 @@ class TimeZoneProbeTask(GeneratedTask[ProbeTarget, int]):
             offsets = offsets_in_year(loc.zone, self.year)
             january = get_zone(loc.zone).utcoffset(datetime(self.year, 1, 15, 12)) or timedelta(0)
             split = self.split_of(i)
-            yield Sample(
+            yield Sample.unchecked(
                 id=self.sample_id(split, i),
                 task=self.name,
                 split=split,
-                messages=(Message(role="system", content=PROBE_SYSTEM_PROMPT),
-                          Message(role="user", content=probe_prompt(loc.city, loc.country, self.year))),
+                messages=(_SYSTEM, Message.unchecked("user", probe_prompt(loc.city, loc.country, self.year))),
                 target={"offsets": [format_utc_offset(o) for o in offsets],
                         "offset_minutes": [int(o.total_seconds() // 60) for o in offsets], "zone": loc.zone},
                 payload={"location": loc.brief(), "year": self.year},

@@ -13,6 +13,9 @@ from tasks.gpsbench.prompts import SYSTEM_PROMPT
 from tasks.gpsbench.regions import subregion
 from tasks.records import Message, Parsed, Sample, Score
 
+SYSTEM_MESSAGE = Message(role="system", content=SYSTEM_PROMPT)
+"""The system message of every GPSBench sample (one object, shared)."""
+
 LETTERS = "ABCDEFGHIJ"
 
 
@@ -40,9 +43,9 @@ class GpsTask(GeneratedTask[TargetT, ValueT]):
     def make(self, i: int, size: int, prompt: str, target: TargetT, payload: dict[str, Any], meta: dict[str, Any],
              choices: Sequence[str] | None = None) -> Sample[TargetT]:
         split = self.split_of(i)
-        return Sample(
+        return Sample.unchecked(
             id=self.sample_id(split, i), task=self.name, split=split,
-            messages=(Message(role="system", content=SYSTEM_PROMPT), Message(role="user", content=prompt)),
+            messages=(SYSTEM_MESSAGE, Message.unchecked("user", prompt)),
             target=target, choices=tuple(choices) if choices is not None else None, payload=payload,
             meta={"track": self.track, **meta},
         )

@@ -13,7 +13,8 @@ from typing import TypedDict
 from geocore.geodesy import haversine_km
 from tasks.answers import extract, prompt_numbers, quantity
 from tasks.base import GeneratedTask, stable_seed
-from tasks.gpsbench.prompts import SYSTEM_PROMPT, fmt_point, rounded
+from tasks.gpsbench.common import SYSTEM_MESSAGE
+from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.regions import subregion
 from tasks.gpsbench.sampling import sample_global
 from tasks.records import Message, Parsed, Sample, Score
@@ -52,12 +53,12 @@ class DistanceTask(GeneratedTask[DistanceTarget, float]):
             (la1, lo1), (la2, lo2) = rounded(a.lat, a.lon), rounded(b.lat, b.lon)
             km = haversine_km(la1, lo1, la2, lo2)
             split = self.split_of(i)
-            yield Sample(
+            yield Sample.unchecked(
                 id=self.sample_id(split, i),
                 task=self.name,
                 split=split,
-                messages=(Message(role="system", content=SYSTEM_PROMPT),
-                          Message(role="user", content=TEMPLATE.format(a=fmt_point(la1, lo1), b=fmt_point(la2, lo2)))),
+                messages=(SYSTEM_MESSAGE, Message.unchecked("user", TEMPLATE.format(a=fmt_point(la1, lo1),
+                                                                                     b=fmt_point(la2, lo2)))),
                 target={"km": round(km, 3), "miles": round(km / KM_PER_MILE, 3)},
                 payload={"points": [[la1, lo1], [la2, lo2]], "cities": [a.name, b.name]},
                 meta={

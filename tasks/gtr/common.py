@@ -15,6 +15,8 @@ from tasks.gtr.scenes import TIERS, Tier, pick_network, tier_of
 from tasks.gtr.scoring import ChoiceGold, ForecastGold, score_forecast, score_mcq
 from tasks.records import Message, Parsed, Sample, Score
 
+_SYSTEM = Message(role="system", content=SYSTEM_PROMPT)
+
 MAX_TRIES = 1500
 """Tries per item to hit its (setting, tier) cell; indoor long trajectories are rare (about 1 build in 200)."""
 TRIES_PER_NETWORK = 8
@@ -90,12 +92,11 @@ class GTRBase(GeneratedTask[TargetT, ValueT]):
         split = self.split_of(index)
         # the gold keys the scorers read (ChoiceGold), then the item's own
         target = cast(TargetT, {"index": gold, "letter": LETTERS[gold], "answer": choices[gold], **item.target})
-        return Sample(
+        return Sample.unchecked(
             id=self.sample_id(split, index),
             task=self.name,
             split=split,
-            messages=(Message(role="system", content=SYSTEM_PROMPT),
-                      Message(role="user", content=user_prompt(net, item.question, choices, self.instruction))),
+            messages=(_SYSTEM, Message.unchecked("user", user_prompt(net, item.question, choices, self.instruction))),
             target=target,
             choices=choices,
             payload={"network_id": net.id, self.option_key: [o.data for o in options],

@@ -21,6 +21,9 @@ from tasks.registry import Variant
 from tasks.stbench.parsing import LatLon, parse_anomaly, parse_option, parse_point, parse_yes_no
 from tasks.stbench.prompts import CHAT_SYSTEM, COMPLETION_SYSTEM, Fmt, Style
 
+_SYSTEMS: dict[Style, Message] = {"chat": Message(role="system", content=CHAT_SYSTEM),
+                                "completion": Message(role="system", content=COMPLETION_SYSTEM)}
+
 AnswerKind = Literal["option", "yesno", "anomaly", "point"]
 VerdictKind = Literal["yesno", "anomaly"]
 PREDICTION_THRESHOLD_M = 50.0
@@ -208,12 +211,11 @@ class STBenchTask(GeneratedTask[TargetT, ValueT]):
             payload["options"] = [[n, label] for n, label in item.options]
         if self.kind == "point":
             payload["answer_order"] = "lonlat" if fmt.lonlat else "latlon"
-        system = COMPLETION_SYSTEM if self.style == "completion" else CHAT_SYSTEM
-        return Sample(
+        return Sample.unchecked(
             id=self.sample_id(split, index),
             task=self.name,
             split=split,
-            messages=(Message(role="system", content=system), Message(role="user", content=self.render(item, fmt))),
+            messages=(_SYSTEMS[self.style], Message.unchecked("user", self.render(item, fmt))),
             target=item.target,
             choices=tuple(label for _, label in item.options) if item.options else None,
             payload=payload,
