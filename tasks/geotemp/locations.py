@@ -34,12 +34,12 @@ class Location:
     def brief(self) -> dict[str, str]:
         """City, country and zone, as sample payloads carry them: one dict per location, shared by every sample
         (samples are frozen and never change their payloads; do not change it)."""
-        return _brief(self)
+        return _brief(self.city, self.country, self.zone)
 
 
 @cache
-def _brief(location: Location) -> dict[str, str]:
-    return {"city": location.city, "country": location.country, "zone": location.zone}
+def _brief(city: str, country: str, zone: str) -> dict[str, str]:
+    return {"city": city, "country": country, "zone": zone}
 
 
 @cache
