@@ -49,8 +49,10 @@ from evals.prepare import prepare
 from evals.run import EXIT_ERRORS, EXIT_FAILED, EXIT_OK, EXIT_USAGE, RunFailed, answer, report
 from evals.runner import pending_count
 from evals.suites import SUITES
+from tasks.build import SampleBuildError
 
-EXIT_CODES_HELP = ("exit codes: 0 complete; 1 could not run (model or server did not start); 2 usage error "
+EXIT_CODES_HELP = ("exit codes: 0 complete; 1 could not run (model or server did not start, or a process building "
+                   "samples died); 2 usage error "
                    "(including a run that selects no sample, or a run directory in use); 3 finished with samples "
                    "ended in error (incomplete: --resume retries them); 4 stopped early: the model server died or "
                    "the endpoint is unreachable (--resume continues); 130 interrupted")
@@ -115,6 +117,8 @@ def _main(argv: list[str] | None = None) -> int:
             raise UsageError("--compare-paper needs --suite (the published figures are a paper's)")
     except UsageError as exc:
         return fail(str(exc), EXIT_USAGE)
+    except SampleBuildError as exc:
+        return fail(f"{exc}; nothing was run", EXIT_FAILED)
     spec = run.spec
     if insecure_url(spec.base_url):
         console.print(f"warning: {redact(str(spec.base_url))} is plain http to another machine: prompts and answers "

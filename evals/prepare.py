@@ -21,7 +21,7 @@ from evals.pricing import PriceError, PriceTable
 from evals.records import RunSpec, SampleResult
 from evals.specs import make_spec, resumed_spec
 from evals.store import RunDirInUse, RunStore
-from tasks.build import build_samples
+from tasks.build import SampleBuildError, build_samples
 from tasks.records import Sample
 from tasks.registry import UnknownTaskError, get_task
 
@@ -191,6 +191,9 @@ def prepare(cfg: RunConfig) -> Prepared:
     except (UnknownTaskError, ValueError) as exc:
         store.close()
         raise UsageError(str(exc)) from None
+    except SampleBuildError:
+        store.close()
+        raise
     if not work:
         store.close()
         raise UsageError(f"the selection has no samples (tasks {', '.join(spec.tasks)}, split {spec.split}); "

@@ -20,6 +20,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from tasks.base import GeneratedTask, gc_paused
@@ -30,6 +31,10 @@ PARALLEL_MIN_ITEMS = 2_000
 its samples back (paper sizes are 3,400 to 100,806 items; default sizes stay in this process)."""
 
 _TASKS: dict[str, Any] = {}  # what forked workers read: set before the pool forks, cleared after
+
+
+class SampleBuildError(RuntimeError):
+    """A worker process died while building samples (killed, or out of memory); the message is one line."""
 
 
 def usable_cpus() -> int:
@@ -81,7 +86,7 @@ def build_samples(tasks: Mapping[str, Any], *, split: Split | None, seed: int,
     more on Linux, groups that draw at least :data:`PARALLEL_MIN_ITEMS` items are queued for ``workers - 1``
     forked processes; this process builds the rest, then the queued groups no worker has started, from the
     tail. A process that already runs other threads, or runs elsewhere (macOS does not fork safely),
-    builds everything itself.
+    builds everything itself. A worker that dies raises :class:`SampleBuildError`.
     """
     limits = dict(limits or {})
     workers = usable_cpus() if workers is None else workers
@@ -103,9 +108,14 @@ def build_samples(tasks: Mapping[str, Any], *, split: Split | None, seed: int,
                     if future.cancel():
                         out.update(_build_group(group, split, seed, limits))
                 with gc_paused():
-                    for _, future in queued:
+                    for group, future in queued:
                         if not future.cancelled():
-                            out.update(future.result())
+                            try:
+                                out.update(future.result())
+                            except BrokenProcessPool:
+                                raise SampleBuildError(
+                                    f"a worker process building the samples of {', '.join(group)} died (killed, or "
+                                    "out of memory?); no samples were built") from None
             except BaseException:
                 pool.shutdown(wait=False, cancel_futures=True)  # an error: do not build the rest of the queue first
                 raise

@@ -18,6 +18,7 @@ from evals.export import main as export_main
 from evals.records import RunSpec
 from evals.store import RunStore
 from evals.view.__main__ import main as view_main
+from tasks.build import SampleBuildError
 
 TASK = "gpsbench.distance"
 
@@ -124,6 +125,18 @@ def test_ctrl_c_during_start_up_is_one_line(tmp_path: Path, capsys: pytest.Captu
     monkeypatch.setattr(prepare, "make_task", interrupted)
     assert main(_quick(tmp_path)) == 130
     assert "interrupted before the run started" in _one_error(capsys)
+
+
+def test_a_sample_building_process_that_dies_is_one_line_and_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    def died(*args: object, **kwargs: object) -> None:  # what tasks.build raises for a killed worker
+        raise SampleBuildError("a worker process building the samples of gpsbench.distance died (killed, or out of "
+                               "memory?); no samples were built")
+
+    monkeypatch.setattr(prepare, "build_samples", died)
+    assert main(_quick(tmp_path)) == 1
+    assert _one_error(capsys).endswith("no samples were built; nothing was run")
+    assert not (tmp_path / "run" / "results.json").exists()
 
 
 def test_a_full_disk_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],

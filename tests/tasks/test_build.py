@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -149,3 +150,32 @@ def test_an_error_in_this_process_cancels_the_queue(forks: list[str], monkeypatc
         build_samples(tasks, split="test", seed=7, workers=2)
     built = log.read_text().splitlines() if log.exists() else []
     assert len(built) <= 2, built  # the group the worker had started and at most the one handed to it next
+
+
+def _dying_group(names: tuple[str, ...], *args: Any) -> Any:
+    """``build._build_group`` whose worker is killed (as by the kernel out of memory) once it has started."""
+    if os.getpid() != _HOOK["pid"]:
+        _HOOK["release"].set()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _HOOK["real"](names, *args)
+
+
+def _waiting_here(task: Any, *args: Any) -> Any:
+    """``build.task_samples`` that builds gtr.next_spot only once the worker has started its group."""
+    if task.name == "gtr.next_spot":
+        assert _HOOK["release"].wait(timeout=20)
+    return build_task_samples(task, *args)
+
+
+def test_a_worker_that_dies_is_one_clear_error(forks: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    tasks = {"stbench.direction": get_task("stbench.direction", size=40), "gtr.next_spot": get_task("gtr.next_spot",
+                                                                                                    size=10)}
+    monkeypatch.setattr(build, "_build_group", _dying_group)
+    monkeypatch.setattr(build, "task_samples", _waiting_here)
+    monkeypatch.setitem(_HOOK, "real", build_group)
+    monkeypatch.setitem(_HOOK, "pid", os.getpid())
+    monkeypatch.setitem(_HOOK, "release", multiprocessing.get_context("fork").Event())
+    with pytest.raises(build.SampleBuildError) as caught:
+        build_samples(tasks, split="test", seed=7, workers=2)
+    assert str(caught.value) == ("a worker process building the samples of stbench.direction died (killed, or out of "
+                                 "memory?); no samples were built")
