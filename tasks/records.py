@@ -71,8 +71,8 @@ class Sample(BaseModel, Generic[TargetT_co]):
                   choices: tuple[str, ...] | None = None, payload: dict[str, Any] | None = None,
                   meta: dict[str, Any] | None = None) -> Sample[Any]:
         """A sample a task generator built from values it has just computed, kept as given (not validated, no
-        copies of ``payload`` and ``meta``): three times quicker than validating, and half the memory of a
-        GeoTemp sample at paper size (2 million samples). Every generator's samples are validated by the tests
+        copies of ``payload`` and ``meta``, one fields set shared by all): three times quicker than validating, and
+        lighter (benchmarks/README.md section 3). Every generator's samples are validated by the tests
         (``tests/tasks/test_unchecked_samples.py``); samples read from files are validated (``Sample(...)``,
         ``model_validate``)."""
         return _unchecked(cls, {"id": id, "task": task, "split": split, "messages": messages, "target": target,
