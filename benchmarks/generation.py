@@ -1,10 +1,10 @@
 """Benchmark 3: sample generation throughput of every task family at paper size.
 
 Every registered task with a paper size is built at that size and generates all its items (every split) for
-seed 42; per-family totals are reported, and the slowest tasks. The shared data each family loads once (city
-tables, polygons, time-zone finder) is warmed by the first task of the family and counted in its time. Tasks run
-in name order, so a variant (``.completion``, ``.styles``, ...) follows its base and reuses the items the base
-drew (``tasks.base.shared_stream``): its time is rendering only, as in a suite that runs both. Wall and CPU
+seed 42; per-family totals are reported, and the slowest tasks (longest time). The shared data each family loads
+once (city tables, polygons, time-zone finder) is warmed by the first task of the family and counted in its time.
+Tasks run in name order, so a variant (``.completion``, ``.styles``, ...) follows its base and reuses the items
+the base drew (``tasks.base.shared_stream``): its time is rendering only, as in a suite that runs both. Wall and CPU
 seconds are both reported: on a shared machine the CPU time of this process is the steadier figure.
 
 Side by side with another checkout (``--baseline DIR``, e.g. a ``git worktree`` of an older commit): a second
@@ -168,8 +168,8 @@ def run(families: tuple[str, ...] = (), slowest: int = 5, baseline: Path | None 
         columns = ["family", "tasks", "samples", "before s", "s", "before cpu s", "cpu s", "before samples/s",
                    "samples/s", "speed-up", "cpu speed-up"]
     print(table(rows, columns))
-    slow = sorted(per_task, key=lambda r: r["samples/s"])[:slowest]
-    print("slowest tasks:\n" + table(slow, ["task", *columns[2:]]))
+    slow = sorted(per_task, key=lambda r: -r["s"])[:slowest]
+    print("slowest tasks (longest wall time):\n" + table(slow, ["task", *columns[2:]]))
     at_once = all_at_once(families)
     print(f"all at once (tasks.build.build_samples, {at_once['cpus']} CPUs, fresh process): {at_once['samples']} "
           f"samples in {at_once['s']:.1f} s ({at_once['cpu s']:.1f} s CPU with its workers); one task after "
