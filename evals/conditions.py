@@ -299,6 +299,16 @@ def unforced_note(model: str, conditions: Sequence[Condition], forced_tool_choic
     return f"note: {model} cannot force a tool call; {runs}"
 
 
+def forced_call_error(conditions: Sequence[Condition], forced_tool_choice: str | None, max_steps: int) -> str | None:
+    """Why a run cannot measure its ``tools-required`` conditions, or None: with one model call per sample the
+    forced tool call is the only call, and no answer can follow its result."""
+    required = [c.name for c in conditions if isinstance(c, ToolsCondition) and c.require_tool_call]
+    if forced_tool_choice is None or not required or max_steps >= 2:
+        return None
+    return (f"{', '.join(required)} forces a tool call on the first model call, so --max-steps {max_steps} leaves no "
+            "call to answer with; use --max-steps 2 or more")
+
+
 def split_conditions(text: str) -> list[str]:
     """Split a comma-separated condition list, keeping commas inside brackets: ``intrinsic,tools[a,b]``."""
     out, depth, current = [], 0, ""

@@ -22,6 +22,7 @@ from evals.conditions import (
     AnswerContext,
     ToolsCondition,
     UnknownConditionError,
+    forced_call_error,
     get_condition,
     unforced_note,
 )
@@ -162,3 +163,29 @@ def test_a_forced_call_and_a_free_call_do_not_share_a_cache_entry(tmp_path: Path
 def test_each_epochs_endpoint_carries_its_providers_forcing_value(model: str, forced: str | None) -> None:
     spec = RunSpec(model=model, tasks=["gpsbench.distance"], conditions=["tools-required"])
     assert SpecEndpointFactory(spec, "http://127.0.0.1:9/v1")(0).forced_tool_choice == forced
+
+
+@pytest.mark.parametrize("steps, code", [("1", 2), ("2", 3)])
+def test_a_forced_call_with_one_step_is_refused_before_any_call(steps: str, code: int, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """--max-steps 1 would leave the forced call no answer: a usage error (2) before any call. With 2 steps the
+    run goes on to the (dead) endpoint: its samples end in error (3)."""
+    argv = ["--model", "openai-compatible/x", "--base-url", "http://127.0.0.1:9/v1", "--tasks", "gpsbench.distance",
+            "--limit", "1", "--no-cache", "--conditions", "intrinsic,tools-required", "--max-steps", steps,
+            "--max-attempts", "1", "--output", str(tmp_path / "run")]
+    assert main(argv) == code
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    forced = ("error: tools-required forces a tool call on the first model call, so --max-steps 1 leaves no call to "
+              "answer with; use --max-steps 2 or more")
+    assert errors == ([forced] if steps == "1" else [])
+    with RunStore(tmp_path / "run", create=False) as store:
+        assert (list(store.results()) == []) == (steps == "1")
+
+
+def test_a_forced_call_error_only_where_the_provider_forces_and_one_step_is_allowed() -> None:
+    conds = [get_condition("intrinsic"), get_condition("tools-required[geodesy]")]
+    assert forced_call_error(conds, "required", 1) is not None and "tools-required[geodesy]" in str(
+        forced_call_error(conds, "required", 1))
+    assert forced_call_error(conds, "required", 2) is None
+    assert forced_call_error(conds, None, 1) is None  # runs as tools: its one call may answer
+    assert forced_call_error([get_condition("tools")], "required", 1) is None
