@@ -41,6 +41,8 @@ __all__ = [
 _DATETIME_RE = re.compile(
     r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp]\.?[Mm]\.?)?)?\s*$"
 )
+_ZONED_RE = re.compile(r"^(.*?)\s*(?:Z|[+\-−]\d{1,2}(?::?\d{2})?|(?:UTC|GMT)(?:\s*[+\-−]\s*\d{1,2}(?::?\d{2})?)?|[A-Za-z]{2,5})\s*$")
+"""A date and time followed by an offset or a zone abbreviation (``Z``, ``+05:00``, ``UTC+2``, ``EST``)."""
 _OFFSET_RE = re.compile(r"^\s*(?:UTC|GMT)\s*(?:([+\-−])\s*(\d{1,2})(?:(?::|\.|h)?(\d{2}))?)?\s*$", re.IGNORECASE)
 
 
@@ -51,6 +53,10 @@ def parse_local_datetime(text: str, name: str = "time") -> datetime:
         raise ValueError(f"{name} must be a string like '2023-06-18 21:34', got {text!r}")
     m = _DATETIME_RE.match(text)
     if not m:
+        zoned = _ZONED_RE.match(text)
+        if zoned and _DATETIME_RE.match(zoned.group(1)):
+            raise ValueError(f"{name} is the clock time at the place, without an offset or zone (the place sets "
+                             f"them): write it as 'YYYY-MM-DD HH:MM', got {text!r}")
         raise ValueError(
             f"{name} must look like 'YYYY-MM-DD HH:MM' (24-hour) or 'YYYY-MM-DD hh:mm AM', got {text!r}"
         )

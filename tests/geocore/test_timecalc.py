@@ -37,6 +37,21 @@ def test_parse_local_datetime_rejects(text: object) -> None:
         tc.parse_local_datetime(text, "when")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("text", ["2023-06-01T10:00+05:00", "2023-06-01T10:00Z", "2023-06-01 10:00 UTC",
+                                  "2023-06-01 10:00 UTC+2", "2023-06-01 10:00 AM EST", "2023-06-01 10:00:00 -0330"])
+def test_a_time_with_an_offset_is_told_to_drop_it(text: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        tc.parse_local_datetime(text, "local_time")
+    assert str(caught.value) == ("local_time is the clock time at the place, without an offset or zone (the place "
+                                 f"sets them): write it as 'YYYY-MM-DD HH:MM', got {text!r}")
+
+
+@pytest.mark.parametrize("text", ["10:00 UTC", "2023-06-01 10:00 in Paris", "soon UTC"])
+def test_other_bad_times_keep_the_format_message(text: str) -> None:
+    with pytest.raises(ValueError, match="must look like 'YYYY-MM-DD HH:MM'"):
+        tc.parse_local_datetime(text, "local_time")
+
+
 @pytest.mark.parametrize(
     ("text", "minutes"),
     [("UTC", 0), ("GMT", 0), ("UTC+2", 120), ("utc-3:30", -210), ("GMT+05:45", 345), ("UTC −7", -420),
