@@ -150,7 +150,8 @@ def _country_names() -> dict[str, str]:
         "america": "US", "united states of america": "US", "russia": "RU", "south korea": "KR",
         "north korea": "KP", "czech republic": "CZ", "ivory coast": "CI", "holland": "NL",
         "vatican": "VA", "uae": "AE", "drc": "CD", "dr congo": "CD", "turkiye": "TR", "burma": "MM",
-        "swaziland": "SZ", "macedonia": "MK", "east timor": "TL", "cape verde": "CV",
+        "swaziland": "SZ", "macedonia": "MK", "east timor": "TL", "cape verde": "CV", "palestine": "PS",
+        "state of palestine": "PS", "palestinian territories": "PS", "macau": "MO", "vatican city": "VA",
     }
     for alias, cc in aliases.items():
         out.setdefault(alias, cc)
@@ -159,13 +160,17 @@ def _country_names() -> dict[str, str]:
 
 
 def country_code(country: str) -> str:
-    """ISO 3166-1 alpha-2 code for a code (``"fr"``, ``"FRA"``) or an English country name (``"France"``)."""
+    """ISO 3166-1 alpha-2 code for a code (``"fr"``, ``"FRA"``) or an English country name (``"France"``, ``"The
+    Gambia"``, ``"St. Lucia"``, ``"Palestine"``)."""
     if not isinstance(country, str) or not country.strip():
         raise ValueError(f"country must be a non-empty country code or name, got {country!r}")
     text = country.strip()
     if len(text) == 2 and text.upper() in _countries():
         return text.upper()
-    cc = _country_names().get(_fold(text))
+    names, key = _country_names(), _fold(text)
+    cc = names.get(key)
+    if cc is None and key.startswith(("the ", "st ")):  # "The Gambia", "St. Lucia" (dots fold away)
+        cc = names.get(key.removeprefix("the ")) or names.get("saint " + key.removeprefix("st "))
     if cc is None:
         raise ValueError(f"country {country!r} is not a known country code or name")
     return cc

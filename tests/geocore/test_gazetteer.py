@@ -135,6 +135,20 @@ def test_country_name_and_code() -> None:
     assert gz.country_code("Kosovo") == "XK"
 
 
+@pytest.mark.parametrize(("name", "cc"), [("Palestine", "PS"), ("State of Palestine", "PS"), ("Macau", "MO"),
+                                          ("Vatican City", "VA"), ("The Gambia", "GM"), ("the Bahamas", "BS"),
+                                          ("The Netherlands", "NL"), ("St. Lucia", "LC"), ("St Kitts and Nevis", "KN"),
+                                          ("Saint Lucia", "LC")])
+def test_common_country_names(name: str, cc: str) -> None:
+    assert gz.country_code(name) == cc
+
+
+@pytest.mark.parametrize("bad", ["The", "St.", "the moon", "Korea"])  # "Korea" is two countries
+def test_unknown_or_ambiguous_country_names_are_refused(bad: str) -> None:
+    with pytest.raises(ValueError, match="is not a known country code or name"):
+        gz.country_code(bad)
+
+
 @pytest.mark.parametrize("bad", ["ZZ", "", "FRA", None, 33])
 def test_country_functions_reject_unknown_codes(bad: object) -> None:
     with pytest.raises(ValueError, match="cc"):
