@@ -71,7 +71,7 @@ class Sample(BaseModel, Generic[TargetT_co]):
                   choices: tuple[str, ...] | None = None, payload: dict[str, Any] | None = None,
                   meta: dict[str, Any] | None = None) -> Sample[Any]:
         """A sample a task generator built from values it has just computed, kept as given (not validated, no
-        copies of ``payload`` and ``meta``, one fields set shared by all): three times quicker than validating, and
+        copies of ``payload`` and ``meta``, one fields set shared by all): half the time of validating, and
         lighter (benchmarks/README.md section 3). Every generator's samples are validated by the tests
         (``tests/tasks/test_unchecked_samples.py``); samples read from files are validated (``Sample(...)``,
         ``model_validate``)."""
