@@ -21,8 +21,9 @@ from tasks.registry import Variant
 from tasks.stbench.parsing import LatLon, parse_anomaly, parse_option, parse_point, parse_yes_no
 from tasks.stbench.prompts import CHAT_SYSTEM, COMPLETION_SYSTEM, Fmt, Style
 
-_SYSTEMS: dict[Style, Message] = {"chat": Message(role="system", content=CHAT_SYSTEM),
-                                "completion": Message(role="system", content=COMPLETION_SYSTEM)}
+SYSTEM_MESSAGES: dict[Style, Message] = {"chat": Message(role="system", content=CHAT_SYSTEM),
+                                       "completion": Message(role="system", content=COMPLETION_SYSTEM)}
+"""The system message of each prompt style, one object shared by every STBench sample (generated or released)."""
 
 AnswerKind = Literal["option", "yesno", "anomaly", "point"]
 VerdictKind = Literal["yesno", "anomaly"]
@@ -215,7 +216,7 @@ class STBenchTask(GeneratedTask[TargetT, ValueT]):
             id=self.sample_id(split, index),
             task=self.name,
             split=split,
-            messages=(_SYSTEMS[self.style], Message.unchecked("user", self.render(item, fmt))),
+            messages=(SYSTEM_MESSAGES[self.style], Message.unchecked("user", self.render(item, fmt))),
             target=item.target,
             choices=tuple(label for _, label in item.options) if item.options else None,
             payload=payload,

@@ -34,12 +34,10 @@ from geocore.networks import parse_roads
 from geocore.regions import regions_containing, regions_crossed
 from tasks.records import Message, Parsed, Sample, Score, Split
 from tasks.registry import register_task
-from tasks.stbench.common import AnswerKind, parse_answer, score_answer
+from tasks.stbench.common import SYSTEM_MESSAGES, AnswerKind, parse_answer, score_answer
 from tasks.stbench.parsing import parse_anomaly, parse_option, parse_point, parse_yes_no
 from tasks.stbench.prompts import (
     ANOMALY_INSTRUCTION,
-    CHAT_SYSTEM,
-    COMPLETION_SYSTEM,
     OPTION_INSTRUCTION,
     YES_NO_INSTRUCTION,
     Style,
@@ -508,7 +506,7 @@ class OfficialTask:
             id=f"{self.name}/{file.stem}/{lineno:05d}",
             task=self.name,
             split="test",
-            messages=(Message(role="system", content=CHAT_SYSTEM if chat else COMPLETION_SYSTEM),
+            messages=(SYSTEM_MESSAGES[self.style],
                       Message(role="user", content=chat_prompt(question, kind) if chat else question)),
             target=target,
             choices=tuple(label for _, label in options) if options else None,
