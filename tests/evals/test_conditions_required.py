@@ -15,6 +15,7 @@ from langchain_core.outputs import ChatResult
 
 from agents.call_cache import CallCache
 from agents.model_call import ModelCaller
+from agents.providers import PROVIDERS
 from agents.scripted import ScriptedChatModel
 from agents.tool_agent import AgentLimits, ToolAgent
 from evals.compare import main
@@ -78,13 +79,24 @@ def test_tools_is_never_forced_and_a_provider_that_cannot_force_runs_free() -> N
     assert answer("tools-required", ChoiceRecorder(script=tool_then_answer), None) == [None, None]
 
 
-def test_a_forced_first_call_that_hits_a_limit_still_gets_a_free_final_answer_call() -> None:
+FORCING = sorted({v for name in PROVIDERS.names() if (v := PROVIDERS.get(name).forced_tool_choice) is not None})
+
+
+@pytest.mark.parametrize("forced", FORCING)
+def test_tools_required_with_two_steps_executes_the_forced_call_then_answers(forced: str) -> None:
+    """``--max-steps 2``: the forced call's tool call runs, and the second (free) call answers from its result, for
+    every provider's forcing value."""
     script = [AIMessage("", tool_calls=[{"name": "distance_km", "args": DISTANCE_ARGS, "id": "c1"}]),
               "FINAL ANSWER: 111.2 km"]
     model = ChoiceRecorder(script=script)
-    agent = ToolAgent(model, get_tools(["geodesy"]), AgentLimits(max_steps=2), forced_tool_choice="required")
+    agent = ToolAgent(model, get_tools(["geodesy"]), AgentLimits(max_steps=2), forced_tool_choice=forced)
     result = asyncio.run(agent.run(get_task("gpsbench.distance").samples(limit=1)[0].messages))
-    assert result.stop_reason == "step_limit" and model._state["choices"] == ["required", None]
+    assert result.stop_reason == "step_limit" and model._state["choices"] == [forced, None]
+    [tool] = [e for e in result.trace if e.kind == "tool_call"]
+    assert tool.status == "ok" and '"distance_km": 111.19' in (tool.result or "") and result.tool_calls == 1
+    answered_from = [m for m in model.calls[1] if isinstance(m, ToolMessage)]
+    assert [m.tool_call_id for m in answered_from] == ["c1"] and "111.19" in str(answered_from[0].content)
+    assert result.final_text == "FINAL ANSWER: 111.2 km"
 
 
 def tools_condition(spec: str) -> ToolsCondition:
