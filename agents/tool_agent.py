@@ -36,9 +36,9 @@ from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode
 from pydantic import BaseModel, Field, ValidationError
 
-from agents.messages import ChatLike, dicts, text_of, to_dict, to_langchain, usage
+from agents.messages import ChatLike, dicts, text_of, to_langchain
 from agents.model_call import DEFAULT_CALLER, AgentError, ModelCaller, ModelCallError, describe
-from agents.trace import AgentResult, ModelCallEvent, ToolCallEvent, TraceEvent
+from agents.trace import AgentResult, ToolCallEvent, TraceEvent
 
 FINALIZE_PROMPT = (
     "Stop calling tools now. Using the tool results above, give your final answer in the format the task "
@@ -126,23 +126,9 @@ class ToolAgent:
                                                  "tools_offered": [t.name for t in self.tools]})
             raise ModelCallError(exc.cause, event) from exc.cause
         reply = out.reply
-        tin, tout, tcached = usage(reply)
-        event = ModelCallEvent(
-            start=out.start,
-            latency_s=out.latency_s,
-            messages_in=dicts(messages[sent:]),
-            message_out=to_dict(reply),
-            raw_text=text_of(reply),
-            input_tokens=tin,
-            output_tokens=tout,
-            cached_tokens=tcached,
-            cache_hit=out.cache_hit,
-            retries=out.retries,
-            retry_errors=out.retry_errors,
-            tools_offered=[t.name for t in self.tools],
-        )
+        event = out.event(dicts(messages[sent:]), [t.name for t in self.tools])
         return {"messages": [*(extra or []), reply], "trace": [event], "steps": state.get("steps", 0) + 1,
-                "sent": len(messages) + 1, "tokens": state.get("tokens", 0) + tin + tout}
+                "sent": len(messages) + 1, "tokens": state.get("tokens", 0) + event.input_tokens + event.output_tokens}
 
     async def _agent(self, state: _State) -> dict[str, Any]:
         update = await self._model_call(state)
