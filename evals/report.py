@@ -59,9 +59,9 @@ def status_shares(s: ConditionSummary) -> str:
 
 
 def output_budget(s: ConditionSummary) -> str:
-    """Output tokens per answered sample, mean and median, e.g. ``412 (med 380)``; ``–`` without answers."""
+    """Output tokens per answered sample, mean (median), e.g. ``412 (380)``; ``–`` without answers."""
     per = s.output_tokens_per_sample
-    return f"{per['mean']:.0f} (med {per['median']:.0f})" if per else "–"
+    return f"{per['mean']:.0f} ({per['median']:.0f})" if per else "–"
 
 
 def render_table(comparisons: list[TaskComparison], conditions: list[str], title: str = "",
@@ -84,7 +84,7 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
         table.add_column(escape(f"gap {c} (pts) [95% CI] p"), justify="right")
     for c in conditions:
         table.add_column(escape(f"{c} status %"), justify="right")
-    table.add_column("output tokens/sample", justify="right")
+    table.add_column("out tokens/sample mean (median)", justify="right")
     table.add_column("truncated %", justify="right")
     table.add_column("tool calls/sample", justify="right")
     table.add_column("errors", justify="right")
