@@ -132,3 +132,12 @@ def test_an_openai_content_filter_is_blocked(tmp_path: Path, capsys: pytest.Capt
     assert code == 0 and s["statuses"]["blocked"] == 2 and s["errors"] == 0
     assert status_cell(printed) == "0/0/0/0/0/100"
     assert {(r["answer_status"], r["finish_reason"]) for r in rows} == {("blocked", "content_filter")}
+
+
+def test_parquet_has_the_status_and_finish_columns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    with Replay(lambda path, body: recorded("openai_content_filter")) as server:
+        run(["--model", "openai/gpt-4o", "--base-url", server.url, "--export", "parquet,csv"], tmp_path, capsys)
+    table = pq.read_table(tmp_path / "run" / "results.parquet")
+    assert table.select(["answer_status", "finish_reason", "finish_reason_raw"]).to_pylist() == [
+        {"answer_status": "blocked", "finish_reason": "content_filter", "finish_reason_raw": "content_filter"}] * 2
