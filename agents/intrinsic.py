@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from langchain_core.language_models import BaseChatModel
 
-from agents.messages import ChatLike, dicts, text_of, to_dict, to_langchain, usage
+from agents.messages import ChatLike, dicts, to_langchain
 from agents.model_call import DEFAULT_CALLER, AgentError, ModelCaller, ModelCallError
-from agents.trace import AgentResult, ModelCallEvent
+from agents.trace import AgentResult
 
 
 async def answer_intrinsic(model: BaseChatModel, messages: Sequence[ChatLike],
@@ -20,19 +20,5 @@ async def answer_intrinsic(model: BaseChatModel, messages: Sequence[ChatLike],
     except ModelCallError as exc:
         event = exc.event.model_copy(update={"messages_in": dicts(lc_messages)})
         raise AgentError(str(exc), [event]) from exc.cause
-    reply = out.reply
-    tin, tout, tcached = usage(reply)
-    event = ModelCallEvent(
-        start=out.start,
-        latency_s=out.latency_s,
-        messages_in=dicts(lc_messages),
-        message_out=to_dict(reply),
-        raw_text=text_of(reply),
-        input_tokens=tin,
-        output_tokens=tout,
-        cached_tokens=tcached,
-        cache_hit=out.cache_hit,
-        retries=out.retries,
-        retry_errors=out.retry_errors,
-    )
-    return AgentResult.from_trace(text_of(reply), [event], out.latency_s)
+    event = out.event(dicts(lc_messages))
+    return AgentResult.from_trace(event.raw_text or "", [event], out.latency_s)

@@ -32,7 +32,9 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.call_cache import CallCache, cache_key
+from agents.finish import finish_of
 from agents.http_pool import ReplyTooLarge
+from agents.messages import text_of, to_dict, usage
 from agents.secrets import redact
 from agents.trace import ModelCallEvent, TraceEvent
 
@@ -161,6 +163,17 @@ class CallOutcome:
     retries: int = 0
     retry_errors: list[str] = field(default_factory=list)
     cache_hit: bool = False
+
+    def event(self, messages_in: list[dict[str, Any]], tools_offered: list[str] | None = None) -> ModelCallEvent:
+        """The trace event of this call: what was sent (``messages_in``, the messages new since the last call) and
+        returned, its tokens, finish reason, cache hit and retries."""
+        tin, tout, tcached = usage(self.reply)
+        finish, finish_raw = finish_of(self.reply)
+        return ModelCallEvent(start=self.start, latency_s=self.latency_s, messages_in=messages_in,
+                              message_out=to_dict(self.reply), raw_text=text_of(self.reply), input_tokens=tin,
+                              output_tokens=tout, cached_tokens=tcached, cache_hit=self.cache_hit, retries=self.retries,
+                              retry_errors=self.retry_errors, tools_offered=tools_offered, finish_reason=finish,
+                              finish_reason_raw=finish_raw)
 
 
 class ModelCaller:

@@ -1,7 +1,9 @@
 """The tools condition's agent: a small LangGraph loop of model calls and tool calls.
 
 Guards: an explicit step limit (``max_steps`` model calls in all, the last one, which asks for the answer when a
-limit stops the loop, included), a cap on tool calls per sample, tool errors and tool calls whose arguments are
+limit stops the loop, included: the tool calls of every call but the last allowed one are executed, so with
+``max_steps=2`` the first call's calls run and the second call answers from their results; calls made in the last
+allowed call are traced as ``skipped``), a cap on tool calls per sample, tool errors and tool calls whose arguments are
 not a JSON object returned to the model as ``ToolMessage(status="error")``
 (``ToolNode(handle_tool_errors=tool_error_message)``: the reason, capped), and repeated identical calls, failed
 ones included, not executed again: the model gets the earlier result (or error) back and, if a whole round is
@@ -34,9 +36,9 @@ from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode
 from pydantic import BaseModel, Field, ValidationError
 
-from agents.messages import ChatLike, dicts, text_of, to_dict, to_langchain, usage
+from agents.messages import ChatLike, dicts, text_of, to_langchain
 from agents.model_call import DEFAULT_CALLER, AgentError, ModelCaller, ModelCallError, describe
-from agents.trace import AgentResult, ModelCallEvent, ToolCallEvent, TraceEvent
+from agents.trace import AgentResult, ToolCallEvent, TraceEvent
 
 FINALIZE_PROMPT = (
     "Stop calling tools now. Using the tool results above, give your final answer in the format the task "
@@ -124,23 +126,9 @@ class ToolAgent:
                                                  "tools_offered": [t.name for t in self.tools]})
             raise ModelCallError(exc.cause, event) from exc.cause
         reply = out.reply
-        tin, tout, tcached = usage(reply)
-        event = ModelCallEvent(
-            start=out.start,
-            latency_s=out.latency_s,
-            messages_in=dicts(messages[sent:]),
-            message_out=to_dict(reply),
-            raw_text=text_of(reply),
-            input_tokens=tin,
-            output_tokens=tout,
-            cached_tokens=tcached,
-            cache_hit=out.cache_hit,
-            retries=out.retries,
-            retry_errors=out.retry_errors,
-            tools_offered=[t.name for t in self.tools],
-        )
+        event = out.event(dicts(messages[sent:]), [t.name for t in self.tools])
         return {"messages": [*(extra or []), reply], "trace": [event], "steps": state.get("steps", 0) + 1,
-                "sent": len(messages) + 1, "tokens": state.get("tokens", 0) + tin + tout}
+                "sent": len(messages) + 1, "tokens": state.get("tokens", 0) + event.input_tokens + event.output_tokens}
 
     async def _agent(self, state: _State) -> dict[str, Any]:
         update = await self._model_call(state)
@@ -152,12 +140,11 @@ class ToolAgent:
         elif calls:
             if self.limits.max_tokens is not None and update["tokens"] >= self.limits.max_tokens:
                 update["stop"] = "token_limit"
-            elif update["steps"] + 1 >= self.limits.max_steps:  # one call left: it must be the answer
+            elif update["steps"] >= self.limits.max_steps:  # no call left to answer from their results
                 update["stop"] = "step_limit"
+                update["trace"] += self._skipped(reply, update["trace"][-1].id, "Not executed: the step limit was reached.")
             elif state.get("tool_calls", 0) + calls > self.limits.max_tool_calls:
                 update["stop"] = "tool_call_limit"
-            if update["steps"] >= self.limits.max_steps:  # no call left to answer from their results
-                update["trace"] += self._skipped(reply, update["trace"][-1].id, "Not executed: the step limit was reached.")
         return update
 
     def _answered_with_repeats(self, state: _State, reply: AIMessage) -> bool:
@@ -242,6 +229,7 @@ class ToolAgent:
         update = await self._model_call(state, extra=[*extra, HumanMessage(FINALIZE_PROMPT)])
         update["trace"] = skipped + update["trace"] + self._skipped(
             update["messages"][-1], update["trace"][-1].id, "Not executed: the final-answer call may not call tools.")
+        update["stop"] = state.get("stop") or "step_limit"  # reached after tools with one call left
         return update
 
     def _after_agent(self, state: _State) -> str:
@@ -255,7 +243,8 @@ class ToolAgent:
         return END
 
     def _after_tools(self, state: _State) -> str:
-        return "finalize" if state.get("stop") else "agent"
+        """After executing a round of calls: the last allowed call, when only one is left, is the final-answer call."""
+        return "finalize" if state.get("stop") or state.get("steps", 0) + 1 >= self.limits.max_steps else "agent"
 
     def _build(self) -> Any:
         g = StateGraph(_State)

@@ -24,6 +24,11 @@ class _Event(BaseModel):
     latency_s: float = 0.0
 
 
+FinishReason = Literal["stop", "length", "tool_calls", "refusal", "content_filter", "prompt_blocked", "other"]
+"""Why a model call ended, provider-neutral (:mod:`agents.finish`): a natural stop, the output-token limit, a stop to
+call tools, an API-level refusal, a safety/content filter on the reply, a blocked prompt, anything else."""
+
+
 class ModelCallEvent(_Event):
     """One model call: what was sent and returned, its tokens, cache hit and retries."""
 
@@ -38,6 +43,8 @@ class ModelCallEvent(_Event):
     retries: int = Field(default=0, description="Failed attempts retried before this call's outcome")
     retry_errors: list[str] = Field(default_factory=list, description="Why each retried attempt failed")
     tools_offered: list[str] | None = None
+    finish_reason: FinishReason | None = Field(default=None, description="Why the call ended; None: not reported")
+    finish_reason_raw: str | None = Field(default=None, description="The provider's own value (stop_reason, ...)")
     status: Literal["error"] | None = Field(default=None, description="'error' when the call failed for good")
     error: str | None = None
 

@@ -4,13 +4,15 @@ Errors are not answers: a sample whose model call failed (status ``error``) is l
 paired gap and of McNemar, and counted apart; a task or condition with errors is marked incomplete. Pairing is
 always on the same (sample id, epoch) and a pair counts only when both conditions answered (status ``ok``);
 ``not_applicable`` results are left out on both sides. Among answered samples the answer statuses (answered,
-hedged, unparsed, refused) are counted and given as shares. Each tool condition's answered samples are split by
+hedged, unparsed, refused, truncated, blocked) are counted and given as shares; truncated and blocked answers
+are in n and never credited, like hedged and refused ones. Each tool condition's answered samples are split by
 whether they called a tool (accuracy each way, the paired cells against the baseline) and checked against what
 their tools returned (:mod:`evals.fidelity`).
 """
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -47,7 +49,7 @@ class ConditionSummary(BaseModel):
     parse_failures: int = Field(description="Answered samples whose reply gave no creditable answer (not 'answered')")
     parse_failure_rate: float = 0.0
     statuses: dict[str, int] = Field(default_factory=dict,
-                                     description="Answer statuses of the n samples: answered, hedged, unparsed, refused")
+                                     description="Answer statuses of the n samples (tasks.records.ANSWER_STATUSES)")
     status_shares: dict[str, float] = Field(default_factory=dict, description="statuses / n")
     errors: int = Field(description="Samples whose model call failed (provider error after retries, timeout, ...): "
                         "not in n, accuracy or the gap")
@@ -61,6 +63,12 @@ class ConditionSummary(BaseModel):
     tool_error_rate: float | None = Field(default=None, description="Tool calls that returned an error / tool calls")
     input_tokens: int = 0
     output_tokens: int = 0
+    output_tokens_per_sample: dict[str, float] | None = Field(default=None, description=(
+        "Output tokens per answered sample (status ok), over all its model calls (the tools condition makes up to "
+        "--max-steps calls, each up to --max-tokens): mean and median; null when n is 0"))
+    truncated_share: float | None = Field(default=None, description=(
+        "Answered samples whose last model call stopped at the output-token limit (status truncated) / n; null "
+        "when n is 0"))
     cached_tokens: int = Field(default=0, description="Prompt tokens the provider read from its prompt (KV) cache, "
                                "part of input_tokens (failed samples included)")
     cached_share: float | None = Field(default=None, description="cached_tokens / input_tokens; null without input "
@@ -179,6 +187,7 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
     statuses = Counter(answer_status(r) for r in rs)
     counts: dict[str, int] = {s: statuses.get(s, 0) for s in ANSWER_STATUSES}
     parse_failures = n - counts["answered"]
+    outs = [r.output_tokens for r in rs]
     tool_calls = sum(r.tool_calls for r in rs)
     spent_usage = usage(spent)
     summary = error_summary(errors)
@@ -187,6 +196,8 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
         mean_score=sum(_value(r) for r in rs) / n if n else 0.0,
         parse_failures=parse_failures, parse_failure_rate=parse_failures / n if n else 0.0,
         statuses=counts, status_shares={s: c / n if n else 0.0 for s, c in counts.items()},
+        output_tokens_per_sample={"mean": statistics.fmean(outs), "median": statistics.median(outs)} if outs else None,
+        truncated_share=counts["truncated"] / n if n else None,
         errors=n_errors, complete=n_errors == 0, not_applicable=na,
         mean_error=summary["mean"] if summary else None, error_unit=unit, error_summary=summary,
         tool_calls_per_sample=tool_calls / n if n else 0.0,

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.secrets import redact, redact_json
+from agents.trace import ModelCallEvent
 from evals.records import SampleResult
 from evals.run_reader import RunReader
 
@@ -23,7 +24,8 @@ FORMATS = ("jsonl", "csv", "parquet")
 COLUMNS = ["run_id", "sample_id", "task", "condition", "epoch", "model", "status", "correct", "score_value",
            "parse_failed", "error_value", "error_unit", "parsed_ok", "parsed_value", "final_text", "input_tokens",
            "output_tokens", "cached_tokens", "latency_s", "cost_usd", "model_calls", "tool_calls", "tool_errors",
-           "retries", "cache_hits", "stop_reason", "error", "attempts", "meta"]
+           "retries", "cache_hits", "stop_reason", "error", "attempts", "meta", "answer_status", "finish_reason",
+           "finish_reason_raw"]
 
 
 class ExportError(RuntimeError):
@@ -31,8 +33,10 @@ class ExportError(RuntimeError):
 
 
 def flat_row(r: SampleResult) -> dict[str, Any]:
-    """One result as a flat row (parsed value and meta as JSON text)."""
+    """One result as a flat row (parsed value and meta as JSON text); ``answer_status`` of an answered result and
+    the finish reason (provider-neutral and raw) of its last model call."""
     s, p = r.score, r.parsed
+    last = next((e for e in reversed(r.trace) if isinstance(e, ModelCallEvent)), None)
     return {
         "run_id": r.run_id, "sample_id": r.sample_id, "task": r.task, "condition": r.condition, "epoch": r.epoch,
         "model": r.model, "status": r.status, "correct": None if s is None else s.correct,
@@ -45,6 +49,8 @@ def flat_row(r: SampleResult) -> dict[str, Any]:
         "model_calls": r.model_calls, "tool_calls": r.tool_calls, "tool_errors": r.tool_errors, "retries": r.retries,
         "cache_hits": r.cache_hits, "stop_reason": r.stop_reason, "error": r.error, "attempts": r.attempts,
         "meta": json.dumps(r.meta, default=str, sort_keys=True),
+        "answer_status": s.status if s is not None and r.status == "ok" else None,
+        "finish_reason": last.finish_reason if last else None, "finish_reason_raw": last.finish_reason_raw if last else None,
     }
 
 

@@ -50,9 +50,18 @@ def signed_pct(x: float | None) -> str:
     return "–" if _missing(x) else f"{100 * x:+.1f}"  # type: ignore[operator]
 
 
+STATUS_ORDER = "/".join(ANSWER_STATUSES)
+
+
 def status_shares(s: ConditionSummary) -> str:
-    """``answered/hedged/unparsed/refused`` shares in whole percent, e.g. ``71/14/14/0``."""
+    """Shares of the answer statuses in :data:`STATUS_ORDER` in whole percent, e.g. ``71/14/14/0/0/0``."""
     return "/".join(f"{100 * s.status_shares.get(k, 0.0):.0f}" for k in ANSWER_STATUSES)
+
+
+def output_budget(s: ConditionSummary) -> str:
+    """Output tokens per answered sample, mean (median), e.g. ``412 (380)``; ``–`` without answers."""
+    per = s.output_tokens_per_sample
+    return f"{per['mean']:.0f} ({per['median']:.0f})" if per else "–"
 
 
 def render_table(comparisons: list[TaskComparison], conditions: list[str], title: str = "",
@@ -61,8 +70,11 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
     McNemar p, the answer-status shares per condition, tool calls per sample and samples ended in error. A task
     with errors is marked incomplete; errors are in neither n, accuracy nor the gap."""
     table = Table(title=title or "Tool-free gap", show_lines=False,
-                  caption="n: answered samples (errors left out of accuracy and gap) · status %: answered/hedged/"
-                          f"unparsed/refused\n{escape(cached_tokens_line(comparisons, conditions))}")
+                  caption="n: answered samples (errors left out of accuracy and gap; truncated, blocked, refused and "
+                          f"hedged answers are in n, never credited) · status %: {STATUS_ORDER} · output tokens per "
+                          "answered sample, all its model calls (tools: up to --max-steps calls of up to --max-tokens "
+                          f"each) · truncated: last call cut at the token limit\n"
+                          f"{escape(cached_tokens_line(comparisons, conditions))}")
     table.add_column("task", no_wrap=True)
     table.add_column("n", justify="right")
     for c in conditions:
@@ -72,6 +84,8 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
         table.add_column(escape(f"gap {c} (pts) [95% CI] p"), justify="right")
     for c in conditions:
         table.add_column(escape(f"{c} status %"), justify="right")
+    table.add_column("out tokens/sample mean (median)", justify="right")
+    table.add_column("truncated %", justify="right")
     table.add_column("tool calls/sample", justify="right")
     table.add_column("errors", justify="right")
     for comp in comparisons:
@@ -89,6 +103,8 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
         for c in conditions:
             s = comp.conditions.get(c)
             row.append(status_shares(s) if s and s.n else "–")
+        row.append(" / ".join(output_budget(s) for s in present))
+        row.append(" / ".join(pct(s.truncated_share) for s in present))
         row.append(" / ".join(f"{s.tool_calls_per_sample:.1f}" for s in present))
         row.append(" / ".join(str(s.errors) for s in present))
         if comp.task == ALL_TASKS:

@@ -118,6 +118,20 @@ def _execute(job: Job, executor: Executor, todo: int, console: Console, run_dir:
             raise RunFailed("", 130) from None
 
 
+def ended_lines(pooled: TaskComparison, max_tokens: int | None) -> list[str]:
+    """One line per condition with truncated or blocked answers: how many, and that they earn no credit."""
+    lines = []
+    for cond, s in pooled.conditions.items():
+        cut, blocked = s.statuses.get("truncated", 0), s.statuses.get("blocked", 0)
+        if cut:
+            lines.append(f"note: {cond}: {cut} of {s.n} answers were cut at the output-token limit (--max-tokens "
+                         f"{max_tokens} per call): status truncated, never credited, in n")
+        if blocked:
+            lines.append(f"note: {cond}: {blocked} of {s.n} answers were blocked by the provider's safety filter: "
+                         "status blocked, never credited, in n")
+    return lines
+
+
 def report(run: Prepared, wall: float, out: Console, console: Console, *, compare_paper: bool = False) -> int:
     """Print the table (and a suite's paper-shaped tables), write the report files; returns how many samples of
     the run ended in error."""
@@ -149,6 +163,8 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
     comparisons = [TaskComparison.model_validate(t) for t in report["tasks"]]
     rows = comparisons + ([TaskComparison.model_validate(report["overall"])] if len(comparisons) > 1 else [])
     print_table(rows, spec.conditions, out, title=f"{spec.model} · split {spec.split} · seed {spec.seed}")
+    for line in ended_lines(TaskComparison.model_validate(report["overall"]), spec.max_tokens):
+        out.print(line, markup=False, highlight=False)
     if spec.suite:
         from evals.paper_tables import add_paper_tables
 

@@ -45,7 +45,7 @@ class Cell:
     error: float | None = None
     tool_calls: int = 0
     latency_s: float = 0.0
-    answer: str | None = None  # answer status of an answered result: answered, hedged, unparsed, refused
+    answer: str | None = None  # answer status of an answered result (tasks.records.ANSWER_STATUSES)
 
     @property
     def failed(self) -> bool:

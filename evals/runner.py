@@ -25,13 +25,13 @@ from langchain_core.language_models import BaseChatModel
 from agents.model_call import AgentError, ModelCaller, RetryPolicy, describe
 from agents.secrets import redact
 from agents.tool_agent import AgentLimits
-from agents.trace import AgentResult, TraceEvent, TraceUsage
+from agents.trace import AgentResult, ModelCallEvent, TraceEvent, TraceUsage
 from evals.conditions import AnswerContext, Condition, NotApplicable
 from evals.pricing import PriceTable
 from evals.records import RunSpec, SampleResult
 from evals.store import RunStore
 from tasks.base import Task
-from tasks.records import Parsed, Sample, Score
+from tasks.records import AnswerStatus, Parsed, Sample, Score
 
 ProgressFn = Callable[[SampleResult], None]
 Watch = Callable[[], "str | None"]
@@ -81,6 +81,29 @@ def retry_policy(spec: RunSpec) -> RetryPolicy:
 
 def limits_of(spec: RunSpec) -> AgentLimits:
     return AgentLimits(max_steps=spec.max_steps, max_tool_calls=spec.max_tool_calls, max_tokens=spec.max_sample_tokens)
+
+
+ENDED: dict[str, tuple[AnswerStatus, str]] = {
+    "length": ("truncated", "the reply was cut at the output-token limit"),
+    "content_filter": ("blocked", "the provider's safety filter stopped the reply"),
+    "prompt_blocked": ("blocked", "the provider blocked the prompt"),
+    "refusal": ("refused", "the provider reports a refusal"),
+}
+"""Finish reasons of a sample's last model call that decide its answer status whatever the text parses to."""
+
+
+def ended_status(trace: list[TraceEvent], parsed: Parsed) -> Parsed | None:
+    """The parse that the way the sample's last model call ended imposes (README "Errors, answer statuses and exit
+    codes"): ``truncated`` at the token limit, ``blocked`` by a safety filter or a prompt block, ``refused`` for
+    an API-level refusal; None when the call ended otherwise (``parsed`` stands). The text's own parse is named in
+    the reason, never credited."""
+    last = next((e for e in reversed(trace) if isinstance(e, ModelCallEvent)), None)
+    if last is None or last.finish_reason not in ENDED:
+        return None
+    status, why = ENDED[last.finish_reason]
+    alone = f"parsed to {parsed.value!r}" if parsed.ok else f"was {parsed.status}"
+    return Parsed(raw=parsed.raw, ok=False, status=status,
+                  reason=f"{why} (finish reason {last.finish_reason_raw}); the text alone {alone}")
 
 
 def _cost(trace: list[TraceEvent], model: str, prices: PriceTable | None) -> float | None:
@@ -145,6 +168,7 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
         parsed = scorer.parse(res.final_text, asked)
     except Exception as exc:  # noqa: BLE001 - a parser bug is a parse failure, recorded with its reason
         parsed = Parsed.failure(res.final_text, f"parser crashed: {type(exc).__name__}: {exc}")
+    parsed = ended_status(res.trace, parsed) or parsed
     if parsed.status != "answered":  # the policy holds whatever a task's scorer does: no answer, no credit
         score = Score.unanswered(parsed)
     else:

@@ -6,7 +6,8 @@ queries) and ``events`` (trace events in order). Every result is committed in it
 it is known, so killing the process at any moment loses no completed sample. A run that writes holds an
 exclusive lock on ``run.lock`` (``fcntl.flock``, released when the store closes or the process exits), so a
 second run into a directory in use is refused. ``results.answer_status`` is the score's answer status
-(answered, hedged, unparsed, refused; added to older stores when they are opened for writing). Everything written passes
+(``tasks.records.ANSWER_STATUSES``; added to older stores when they are opened for writing); each trace event's
+record holds a model call's finish reason (provider-neutral and raw). Everything written passes
 through :func:`agents.secrets.redact_json` (secrets masked in string values before serialization): API keys
 and authorisation headers never reach the file. Reading is :class:`evals.run_reader.RunReader`'s (a store is one).
 """

@@ -84,16 +84,21 @@ _MESSAGE_FIELDS: set[str] = set(Message.model_fields)
 _SAMPLE_FIELDS: set[str] = set(Sample.model_fields)
 
 
-AnswerStatus = Literal["answered", "hedged", "unparsed", "refused"]
+AnswerStatus = Literal["answered", "hedged", "unparsed", "refused", "truncated", "blocked"]
 """What a reply committed to (the scoring policy, README "Scoring policy"):
 
 - ``answered``: exactly one candidate answer was found; only these can earn credit;
 - ``hedged``: the reply commits to more than one candidate (two options, a list, a range, "X or Y", an
   alternative in brackets); never credited;
 - ``unparsed``: no answer could be found (including a literal echo of a placeholder or of a given parameter);
-- ``refused``: the reply declines to answer.
+- ``refused``: the reply declines to answer (or the provider reports a refusal);
+- ``truncated``: the last model call stopped at the output-token limit; never credited, whatever the text says;
+- ``blocked``: a safety/content filter stopped the reply, or the prompt was blocked.
+
+Tasks' parsers give the first four; ``truncated``, ``blocked`` and API-level refusals are decided where the parse
+meets the trace (``evals.runner``), from how the model call ended.
 """
-ANSWER_STATUSES: tuple[AnswerStatus, ...] = ("answered", "hedged", "unparsed", "refused")
+ANSWER_STATUSES: tuple[AnswerStatus, ...] = ("answered", "hedged", "unparsed", "refused", "truncated", "blocked")
 
 
 class Parsed(BaseModel, Generic[ValueT_co]):

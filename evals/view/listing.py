@@ -3,8 +3,8 @@
 A row is one (sample, epoch) seen under a pair of conditions: the baseline (``intrinsic``) and a compared
 condition (``tools`` by default). Its outcome is decided by correctness exactly as ``evals.report.compare``
 counts gained and lost samples: only when both conditions answered (an error is not an answer, so a row with an
-error has no outcome; an unparsable or hedged answer counts as wrong). Answer statuses (hedged, unparsed,
-refused), parse failures, errors, a compared answer given without a tool call and one that disagrees with its
+error has no outcome; an unparsable, hedged, truncated or blocked answer counts as not right). Answer statuses
+(hedged, unparsed, refused, truncated, blocked), parse failures, errors, a compared answer given without a tool call and one that disagrees with its
 tools (:mod:`evals.fidelity`) are flags on top, so "gained with tools" in the list matches the "gained" count in
 the comparison table.
 """
@@ -26,7 +26,8 @@ PAIR_OUTCOMES: dict[str, str] = {
     "both_wrong": "wrong in both",
     "both_right": "right in both",
 }
-ANSWER_FLAGS: dict[str, str] = {"hedged": "hedged", "unparsed": "unparsed", "refused": "refused"}
+ANSWER_FLAGS: dict[str, str] = {"hedged": "hedged", "unparsed": "unparsed", "refused": "refused",
+                                "truncated": "truncated (token limit)", "blocked": "blocked (safety)"}
 TOOL_FLAGS: dict[str, str] = {"no_tool_call": "answered without calling a tool",
                               "disagrees": "disagrees with its tools"}
 FLAG_OUTCOMES: dict[str, str] = {**ANSWER_FLAGS, "parse_failure": "parse failure", "error": "error", **TOOL_FLAGS}

@@ -122,7 +122,7 @@ margin-right:6px;position:relative;overflow:hidden}.bar i{position:absolute;left
 .o-gained{background:var(--gain-bg);color:var(--gain)}.o-lost{background:var(--lose-bg);color:var(--lose)}
 .o-both_right{background:var(--both-bg);color:var(--both)}.o-both_wrong{background:var(--none-bg);color:var(--none)}
 .o-parse_failure{background:var(--pf-bg);color:var(--pf)}.o-error{background:var(--err-bg);color:var(--err)}
-.o-hedged,.o-unparsed,.o-refused{background:var(--pf-bg);color:var(--pf)}.incomplete{color:var(--err);font-weight:600}
+.o-hedged,.o-unparsed,.o-refused,.o-truncated,.o-blocked{background:var(--pf-bg);color:var(--pf)}.incomplete{color:var(--err);font-weight:600}
 .o-disagrees{background:var(--lose-bg);color:var(--lose)}.o-no_tool_call{background:var(--none-bg);color:var(--none)}
 table.tooluse{width:auto}table.tooluse th[scope=row]{text-align:left;font-weight:600}
 .shares{font-variant-numeric:tabular-nums;white-space:nowrap}.wide{overflow-x:auto}

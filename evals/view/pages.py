@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 from evals.analysis import ANSWER_STATUSES, ConditionSummary, TaskComparison
-from evals.report import status_shares
+from evals.report import STATUS_ORDER, status_shares
 from evals.view.charts import POOLED, gap_chart
 from evals.view.links import Linker, ServerLinker, SiteLinker
 from evals.view.listing import OUTCOMES, ListQuery
@@ -187,7 +187,7 @@ def _table_row(run: RunHandle, summary: Summary, comp: TaskComparison, link: Lin
 
 
 def status_cell(s: ConditionSummary | None) -> Safe:
-    """Answer-status shares answered/hedged/unparsed/refused in whole percent, counts in the tooltip."""
+    """Answer-status shares (:data:`evals.report.STATUS_ORDER`) in whole percent, counts in the tooltip."""
     if s is None or not s.n or not s.status_shares:
         return esc("–")
     shares = status_shares(s)
@@ -202,8 +202,8 @@ def comparison_table(run: RunHandle, summary: Summary, link: Linker) -> Safe:
     head = [h('<th class="num">{c} acc % [95% CI]</th>', c=c) for c in summary.conditions]
     head += [h('<th class="num">gap {c} (pts) [95% CI]</th><th class="num">gained</th><th class="num">lost</th>', c=c)
              for c in summary.compared]
-    head += [h('<th class="num" title="answered / hedged / unparsed / refused, % of answered samples">{c} status %'
-               "</th>", c=c) for c in summary.conditions]
+    head += [h('<th class="num" title="{o}, % of answered samples">{c} status %</th>', o=STATUS_ORDER.replace("/", " / "),
+               c=c) for c in summary.conditions]
     head.append(h('<th class="num" title="samples whose model call failed, per condition">errors</th>'))
     rows = [_table_row(run, summary, comp, link) for comp in summary.comparisons]
     if summary.overall is not None:

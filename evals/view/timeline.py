@@ -11,6 +11,9 @@ from evals.view.markup import Safe, fmt_secs, h, join
 
 SHORT = 500
 STATUS_CLASS = {"ok": "ok", "error": "fail", "repeated": "repeated", "skipped": "skipped"}
+FINISH_BADGES = {"length": ("truncated", "cut at the token limit"), "content_filter": ("blocked", "safety filter"),
+                 "prompt_blocked": ("blocked", "prompt blocked"), "refusal": ("refused", "refused by the API")}
+"""Finish reasons marked on a model call: (badge class, label)."""
 LONG = 6000
 
 
@@ -44,7 +47,7 @@ def _messages(messages: list[dict[str, Any]]) -> Safe:
 
 
 def timeline(trace: list[TraceEvent]) -> Safe:
-    """An ordered list: each model call (tokens, latency, cache hit, retries, output) and each tool call
+    """An ordered list: each model call (tokens, finish reason, latency, cache hit, retries, output) and each tool call
     (name, arguments, result or error, latency, status; repeated identical calls marked)."""
     if not trace:
         return h('<p class="muted small">No trace recorded.</p>')
@@ -69,6 +72,13 @@ def timeline(trace: list[TraceEvent]) -> Safe:
                                 s="y" if e.retries == 1 else "ies"))
             if e.status == "error":
                 badges.append(h('<span class="badge o-error">failed</span>'))
+            if e.finish_reason in FINISH_BADGES:
+                badges.append(h('<span class="badge o-{c}" title="finish reason {r}">{t}</span>',
+                                c=FINISH_BADGES[e.finish_reason][0], r=e.finish_reason_raw or e.finish_reason,
+                                t=FINISH_BADGES[e.finish_reason][1]))
+            if e.finish_reason:
+                tokens += f" · finish {e.finish_reason}" + (f" ({e.finish_reason_raw})" if e.finish_reason_raw and
+                                                            e.finish_reason_raw != e.finish_reason else "")
             body = []
             if e.raw_text:
                 body.append(_text_block(e.raw_text, "output"))

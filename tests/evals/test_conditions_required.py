@@ -4,6 +4,8 @@ are not; same tool-set forms and errors as ``tools``; one note when the provider
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from langchain_core.outputs import ChatResult
 
 from agents.call_cache import CallCache
 from agents.model_call import ModelCaller
+from agents.providers import PROVIDERS
 from agents.scripted import ScriptedChatModel
 from agents.tool_agent import AgentLimits, ToolAgent
 from evals.compare import main
@@ -30,6 +33,7 @@ from evals.endpoints import SpecEndpointFactory
 from evals.records import RunSpec
 from evals.store import RunStore
 from tasks import get_task
+from tests.replay import Replay, user_text
 from tools.registry import UnknownToolsetError, get_tools, toolset_names
 
 DISTANCE_ARGS = {"lat1": 0.0, "lon1": 0.0, "lat2": 0.0, "lon2": 1.0}
@@ -78,13 +82,24 @@ def test_tools_is_never_forced_and_a_provider_that_cannot_force_runs_free() -> N
     assert answer("tools-required", ChoiceRecorder(script=tool_then_answer), None) == [None, None]
 
 
-def test_a_forced_first_call_that_hits_a_limit_still_gets_a_free_final_answer_call() -> None:
+FORCING = sorted({v for name in PROVIDERS.names() if (v := PROVIDERS.get(name).forced_tool_choice) is not None})
+
+
+@pytest.mark.parametrize("forced", FORCING)
+def test_tools_required_with_two_steps_executes_the_forced_call_then_answers(forced: str) -> None:
+    """``--max-steps 2``: the forced call's tool call runs, and the second (free) call answers from its result, for
+    every provider's forcing value."""
     script = [AIMessage("", tool_calls=[{"name": "distance_km", "args": DISTANCE_ARGS, "id": "c1"}]),
               "FINAL ANSWER: 111.2 km"]
     model = ChoiceRecorder(script=script)
-    agent = ToolAgent(model, get_tools(["geodesy"]), AgentLimits(max_steps=2), forced_tool_choice="required")
+    agent = ToolAgent(model, get_tools(["geodesy"]), AgentLimits(max_steps=2), forced_tool_choice=forced)
     result = asyncio.run(agent.run(get_task("gpsbench.distance").samples(limit=1)[0].messages))
-    assert result.stop_reason == "step_limit" and model._state["choices"] == ["required", None]
+    assert result.stop_reason == "step_limit" and model._state["choices"] == [forced, None]
+    [tool] = [e for e in result.trace if e.kind == "tool_call"]
+    assert tool.status == "ok" and '"distance_km": 111.19' in (tool.result or "") and result.tool_calls == 1
+    answered_from = [m for m in model.calls[1] if isinstance(m, ToolMessage)]
+    assert [m.tool_call_id for m in answered_from] == ["c1"] and "111.19" in str(answered_from[0].content)
+    assert result.final_text == "FINAL ANSWER: 111.2 km"
 
 
 def tools_condition(spec: str) -> ToolsCondition:
@@ -189,3 +204,40 @@ def test_a_forced_call_error_only_where_the_provider_forces_and_one_step_is_allo
     assert forced_call_error(conds, "required", 2) is None
     assert forced_call_error(conds, None, 1) is None  # runs as tools: its one call may answer
     assert forced_call_error([get_condition("tools")], "required", 1) is None
+
+
+POINTS = re.compile(r"\((-?\d+\.\d+), (-?\d+\.\d+)\)")
+
+
+def forced_then_answer(path: str, request: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI-compatible server: asked with tool_choice required, it calls distance_km on the prompt's two
+    points; given the tool's result, it answers with it."""
+    done = [m for m in request["messages"] if m["role"] == "tool"]
+    if done:
+        message = {"role": "assistant", "content": f"FINAL ANSWER: {json.loads(done[-1]['content'])['distance_km']} km"}
+    else:
+        assert request.get("tool_choice") == "required"
+        (a1, o1), (a2, o2) = POINTS.findall(user_text(request))[:2]
+        args = {"lat1": float(a1), "lon1": float(o1), "lat2": float(a2), "lon2": float(o2)}
+        message = {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "distance_km", "arguments": json.dumps(args)}}]}
+    return {"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": [
+        {"index": 0, "message": message, "finish_reason": "stop" if done else "tool_calls"}],
+        "usage": {"prompt_tokens": 50, "completion_tokens": 9, "total_tokens": 59}}
+
+
+def test_tools_required_with_two_steps_runs_the_forced_call_through_a_stand_in(tmp_path: Path) -> None:
+    """The README's tools-required --max-steps 2 through the real openai client: the forced call's tool call is
+    executed, its result reaches the second request, and the answer from it is credited."""
+    with Replay(forced_then_answer) as server:
+        argv = ["--model", "openai-compatible/m", "--base-url", server.url, "--tasks", "gpsbench.distance", "--limit",
+                "1", "--no-cache", "--conditions", "tools-required", "--max-steps", "2", "--output", str(tmp_path / "run")]
+        assert main(argv) == 0
+    first, second = (body for _, body in server.requests)
+    assert first["tool_choice"] == "required" and "tool_choice" not in second
+    [tool_message] = [m for m in second["messages"] if m["role"] == "tool"]
+    assert tool_message["tool_call_id"] == "call_1" and '"distance_km"' in tool_message["content"]
+    with RunStore(tmp_path / "run", create=False) as store:
+        [result] = list(store.results())
+    assert result.tool_calls == 1 and result.model_calls == 2 and result.score is not None and result.score.correct
+    assert [(e.kind, e.status) for e in result.trace] == [("model_call", None), ("tool_call", "ok"), ("model_call", None)]

@@ -32,7 +32,7 @@ def test_corpus_covers_every_task_both_styles_and_every_status() -> None:
     styles = Counter("completion" if c.sample.meta.get("style") == "completion" else "chat" for c in cases)
     assert styles["completion"] >= 100 and styles["chat"] >= 500
     statuses = Counter(c.status for c in cases)
-    assert set(statuses) == set(ANSWER_STATUSES)
+    assert set(statuses) == set(ANSWER_STATUSES) - {"truncated", "blocked"}  # those come from the call's ending
     assert len({c.id for c in cases}) == len(cases)
 
 
