@@ -196,10 +196,10 @@ def answer_status(r: SampleResult) -> str:
 
 
 def usage(results: Iterable[SampleResult]) -> dict[str, Any]:
-    """What ``results`` spent, summed once for every report: tokens, cost (None when one result's cost is unknown),
-    model-call retries and cache hits."""
+    """What ``results`` spent, summed once for every report: tokens, cost (None when one result's cost is unknown;
+    not-applicable results made no call and have none), model-call retries and cache hits."""
     rs = list(results)
-    costs = [r.cost_usd for r in rs]
+    costs = [r.cost_usd for r in rs if r.status != "not_applicable"]
     return {"input_tokens": sum(r.input_tokens for r in rs), "output_tokens": sum(r.output_tokens for r in rs),
             "cached_tokens": sum(r.cached_tokens for r in rs),
             "cost_usd": None if any(c is None for c in costs) else sum(c or 0.0 for c in costs),

@@ -16,18 +16,30 @@ from pathlib import Path
 from typing import Any
 
 from agents.secrets import redact, redact_json
+from agents.trace import ModelCallEvent
+from evals.analysis import answer_status, dimension_value
 from evals.records import SampleResult
 from evals.run_reader import RunReader
 
 FORMATS = ("jsonl", "csv", "parquet")
-COLUMNS = ["run_id", "sample_id", "task", "condition", "epoch", "model", "status", "correct", "score_value",
-           "parse_failed", "error_value", "error_unit", "parsed_ok", "parsed_value", "final_text", "input_tokens",
-           "output_tokens", "cached_tokens", "latency_s", "cost_usd", "model_calls", "tool_calls", "tool_errors",
-           "retries", "cache_hits", "stop_reason", "error", "attempts", "meta"]
+COLUMNS = ["run_id", "sample_id", "task", "condition", "epoch", "model", "status", "answer_status", "finish_reason",
+           "correct", "score_value", "parse_failed", "error_value", "error_unit", "parsed_ok", "parsed_value",
+           "final_text", "input_tokens", "output_tokens", "cached_tokens", "latency_s", "cost_usd", "model_calls",
+           "tool_calls", "tool_errors", "retries", "cache_hits", "stop_reason", "error", "attempts", "region", "meta"]
+"""One row per result. ``status``: ok, error or not_applicable; ``answer_status`` (answered results only):
+answered, hedged, unparsed or refused; ``finish_reason``: why the provider ended the last model call (stop,
+length, content_filter, ...; empty when not reported); ``region``: the sample's region (continent) as its own
+column; ``cost_usd``: empty when unknown (a model without a price), never 0 for unknown."""
 
 
 class ExportError(RuntimeError):
     """An export that cannot be made (unknown format, pyarrow missing)."""
+
+
+def finish_reason(r: SampleResult) -> str | None:
+    """The finish reason the provider gave for the result's last model call (None when not recorded)."""
+    calls = [e for e in r.trace if isinstance(e, ModelCallEvent)]
+    return getattr(calls[-1], "finish_reason", None) if calls else None
 
 
 def flat_row(r: SampleResult) -> dict[str, Any]:
@@ -35,7 +47,8 @@ def flat_row(r: SampleResult) -> dict[str, Any]:
     s, p = r.score, r.parsed
     return {
         "run_id": r.run_id, "sample_id": r.sample_id, "task": r.task, "condition": r.condition, "epoch": r.epoch,
-        "model": r.model, "status": r.status, "correct": None if s is None else s.correct,
+        "model": r.model, "status": r.status, "answer_status": answer_status(r) if r.status == "ok" else None,
+        "finish_reason": finish_reason(r), "correct": None if s is None else s.correct,
         "score_value": None if s is None else s.value, "parse_failed": None if s is None else s.parse_failed,
         "error_value": None if s is None else s.error, "error_unit": None if s is None else s.error_unit,
         "parsed_ok": None if p is None else p.ok,
@@ -44,7 +57,7 @@ def flat_row(r: SampleResult) -> dict[str, Any]:
         "cached_tokens": r.cached_tokens, "latency_s": r.latency_s, "cost_usd": r.cost_usd,
         "model_calls": r.model_calls, "tool_calls": r.tool_calls, "tool_errors": r.tool_errors, "retries": r.retries,
         "cache_hits": r.cache_hits, "stop_reason": r.stop_reason, "error": r.error, "attempts": r.attempts,
-        "meta": json.dumps(r.meta, default=str, sort_keys=True),
+        "region": dimension_value(r, "region"), "meta": json.dumps(r.meta, default=str, sort_keys=True),
     }
 
 

@@ -84,7 +84,8 @@ def limits_of(spec: RunSpec) -> AgentLimits:
 
 
 def _cost(trace: list[TraceEvent], model: str, prices: PriceTable | None) -> float | None:
-    if prices is None:
+    """USD of the trace's model calls (cache hits free); None when the model has no price, even with no call."""
+    if prices is None or prices.price(model) is None:
         return None
     total = 0.0
     for e in trace:
