@@ -4,7 +4,6 @@ executor with a progress bar, then print the table and write the report files.""
 from __future__ import annotations
 
 import sys
-from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from evals.endpoints import SpecEndpointFactory
 from evals.executors import Executor, ExecutorUnavailable, Job
 from evals.export import ExportError, export
 from evals.prepare import Prepared
+from evals.progress import ProgressLines, Tally
 from evals.records import SampleResult
 from evals.report import build_report, print_table, write_results_json
 from evals.run_reader import RunReader
@@ -88,28 +88,31 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
 
 
 def _execute(job: Job, executor: Executor, todo: int, console: Console, run_dir: Path, watch: Any) -> None:
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False)
-    tally: Counter[tuple[str, str]] = Counter()
-    with progress:
+    """Answer the job with a live progress bar on a terminal, else plain progress lines
+    (:class:`evals.progress.ProgressLines`: nohup, Slurm, CI see progress while the run goes)."""
+    if console.is_terminal:
+        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                            TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False)
+        tally = Tally()
         bar = progress.add_task("samples", total=todo)
 
         def on_result(r: SampleResult) -> None:
-            mark = r.status if r.status != "ok" else ("correct" if r.score and r.score.correct else "wrong")
-            tally[(r.condition, mark)] += 1
-            right = tally[(r.condition, "correct")]
-            answered = right + tally[(r.condition, "wrong")]  # errors and not-applicable samples are no answers
-            failed = tally[(r.condition, "error")]
-            progress.update(bar, advance=1, description=f"{r.condition:<12} {right}/{answered} right"
-                            + (f", {failed} failed" if failed else ""))
+            tally.add(r)
+            progress.update(bar, advance=1, description=tally.describe(r.condition))
 
+        shown: Any = progress
+    else:
+        shown = ProgressLines(todo, lambda line: console.print(line, markup=False, highlight=False))
+        on_result = shown.update
+    with shown:
         try:
             executor.execute(job, on_result, watch)
         except ExecutorUnavailable as exc:
             console.print(f"error: {exc}")
             raise RunFailed("", EXIT_FAILED) from None
         except RunStopped as exc:
-            progress.stop()
+            if isinstance(shown, Progress):
+                shown.stop()
             print(f"error: {redact(f'run stopped: {exc}')}", file=sys.stderr)
             print(f"completed samples are stored; resume with --resume {run_dir}", file=sys.stderr)
             raise RunFailed("", EXIT_STOPPED) from None
