@@ -11,7 +11,7 @@ import csv
 import json
 import sqlite3
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,11 @@ def _redacted(row: dict[str, Any]) -> dict[str, Any]:
     return {k: redact(v) if isinstance(v, str) else v for k, v in row.items()}
 
 
+def rows(results: Iterable[SampleResult]) -> Iterator[dict[str, Any]]:
+    """The flat rows of ``results`` with secrets masked: what CSV, Parquet and :func:`evals.api.read_run` hold."""
+    return (_redacted(flat_row(r)) for r in results)
+
+
 def write_jsonl(results: Iterable[SampleResult], path: Path) -> Path:
     with open(path, "w") as f:
         for r in results:
@@ -76,8 +81,7 @@ def write_csv(results: Iterable[SampleResult], path: Path) -> Path:
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS)
         w.writeheader()
-        for r in results:
-            w.writerow(_redacted(flat_row(r)))
+        w.writerows(rows(results))
     return path
 
 
@@ -87,8 +91,8 @@ def write_parquet(results: Iterable[SampleResult], path: Path) -> Path:
         import pyarrow.parquet as pq
     except ImportError:
         raise ExportError("Parquet export needs pyarrow: pip install 'geogap[parquet]' (or pip install pyarrow)") from None
-    rows = [_redacted(flat_row(r)) for r in results]
-    table = pa.Table.from_pylist(rows) if rows else pa.table({c: pa.array([], pa.string()) for c in COLUMNS})
+    flat = list(rows(results))
+    table = pa.Table.from_pylist(flat) if flat else pa.table({c: pa.array([], pa.string()) for c in COLUMNS})
     pq.write_table(table, path)
     return path
 

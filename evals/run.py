@@ -84,10 +84,10 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
         factory = SpecEndpointFactory(spec, served.base_url, cache.path if cache is not None else None,
                                       identity or {}, cache)
         job = Job(run.run_id, spec, run.store, run.work, conditions, factory, run.prices)
-        _execute(job, executor, todo, console, run.run_dir, served.watch)
+        execute_job(job, executor, todo, console, run.run_dir, served.watch)
 
 
-def _execute(job: Job, executor: Executor, todo: int, console: Console, run_dir: Path, watch: Any) -> None:
+def execute_job(job: Job, executor: Executor, todo: int, console: Console, run_dir: Path, watch: Any) -> None:
     """Answer the job with a live progress bar on a terminal, else plain progress lines
     (:class:`evals.progress.ProgressLines`: nohup, Slurm, CI see progress while the run goes)."""
     if console.is_terminal:
