@@ -3,16 +3,20 @@ interval and McNemar p; epochs that disagree enter as per-item means. Expected v
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
+from langchain_core.messages import BaseMessage, HumanMessage
 
 import evals.stats
 from evals.analysis import compare, compare_runs, overall, summarise
 from evals.paper_tables import Column, Stratum, _is, cell, gap
 from evals.records import SampleResult
 from evals.stats import sign_flip_p
+from tasks import get_task
 from tasks.records import Score
 
 Z = 1.959964
@@ -143,3 +147,32 @@ def test_pooled_error_never_mixes_units() -> None:
     assert pooled.mean_error is None and pooled.error_summary is None and pooled.error_unit is None
     km = summarise([r for r in rs if r.task == "a.km"])
     assert km.mean_error == 10.0 and km.error_unit == "km"
+
+
+GOLD = {s.prompt: s.target["km"] for s in get_task("gpsbench.distance").samples(limit=8)}
+RIGHT_WITHOUT_TOOLS = sorted(GOLD)[:2]
+
+
+def temperature_zero(messages: list[BaseMessage], tools: list[str]) -> str:
+    """Answers alike in every epoch: right with tools on all but one item, right without on two items."""
+    prompt = next(str(m.content) for m in messages if isinstance(m, HumanMessage))
+    right = prompt in RIGHT_WITHOUT_TOOLS if not tools else prompt != sorted(GOLD)[-1]
+    return f"FINAL ANSWER: {GOLD[prompt] if right else 1.0} km"
+
+
+def test_a_cli_run_with_three_epochs_has_the_one_epoch_interval(tmp_path: Path) -> None:
+    from evals.compare import main
+
+    gaps = {}
+    for epochs in (1, 3):
+        out = tmp_path / f"e{epochs}"
+        assert main(["--model", f"scripted/{__name__}:temperature_zero", "--tasks", "gpsbench.distance", "--limit",
+                     "8", "--epochs", str(epochs), "--no-cache", "--output", str(out)]) == 0
+        report = json.loads((out / "results.json").read_text())
+        gaps[epochs] = report["tasks"][0]["gap"]["tools"], report["tasks"][0]["conditions"]["tools"]
+    (one, acc1), (three, acc3) = gaps[1], gaps[3]
+    assert three["n_paired"] == one["n_paired"] == 8 and three["epochs"] == 3
+    # tools right on 7 of 8, intrinsic on 2 (both among the 7): 5 gained, 0 lost; exact McNemar 2 · 2⁻⁵
+    assert three["gap"] == one["gap"] == pytest.approx(5 / 8) and three["mcnemar_p"] == one["mcnemar_p"] == 2 / 32
+    assert three["ci"] == one["ci"] and one["ci"][0] < 5 / 8 < one["ci"][1]
+    assert acc3["ci"] == acc1["ci"] and acc3["n"] == 24 and acc3["items"] == 8
