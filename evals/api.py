@@ -15,7 +15,7 @@ CLI's one-line message and exit code; a run that finished with failed samples re
 It works inside a running event loop (Jupyter, IPython): the run then goes on a worker thread with its own
 loop, and the call blocks until it is done. ``model`` may be a ``provider/name`` string or a LangChain chat model
 object (a ``BaseChatModel`` instance): the object answers every call in this process, stored as
-``object/<class>[:<model name>]`` (or ``object/<label>``), with no model-call cache (its settings cannot be told
+``python/<class>[:<model name>]`` (or ``python/<label>``), with no model-call cache (its settings cannot be told
 from outside it) and no price unless ``prices`` names one; it cannot go to the Ray executor.
 """
 
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 T = TypeVar("T")
-OBJECT_PROVIDER = "object"
+OBJECT_PROVIDER = "python"
 
 
 class RunError(Exception):
@@ -67,7 +67,7 @@ class RunError(Exception):
 
 
 class InProcess(Provider):
-    """``object/...``: a chat model object handed to :func:`run`; it cannot be built from its name."""
+    """``python/...``: a chat model object handed to :func:`run`; it cannot be built from its name."""
 
     name = OBJECT_PROVIDER
     description = "a LangChain chat model object passed to evals.api.run(model=...) (in-process, no model-call cache)"
@@ -136,7 +136,7 @@ def in_worker_if_loop_runs(fn: Callable[[], T]) -> T:
 
 
 def object_label(model: BaseChatModel, label: str | None = None) -> str:
-    """The model string an object is stored under: ``object/<label>`` or ``object/<class>[:<model name>]``."""
+    """The model string an object is stored under: ``python/<label>`` or ``python/<class>[:<model name>]``."""
     if label:
         return f"{OBJECT_PROVIDER}/{label}"
     name = getattr(model, "model_name", None) or getattr(model, "model", None)
@@ -196,6 +196,9 @@ def _run(cfg: RunConfig, chat: BaseChatModel | None, show: bool, forced_tool_cho
     todo = pending_count(prepared.store, prepared.work, conditions, prepared.spec.epochs)
     t0 = time.time()
     with prepared.store:
+        if todo and chat is None and prepared.spec.model.startswith(f"{OBJECT_PROVIDER}/"):
+            raise RunError(f"{prepared.run_dir} was answered by a chat model object ({prepared.spec.model}): pass it "
+                           "again as model= to resume", EXIT_USAGE)
         try:
             if todo and chat is None:
                 answer(prepared, conditions, todo, executor, console, tool_call_parser=cfg.tool_call_parser)

@@ -19,7 +19,7 @@ from rich.progress import (
 )
 
 from agents.call_cache import CallCache
-from agents.models import parse_model
+from agents.models import UnknownProviderError, parse_model
 from agents.providers import PROVIDERS, ServerUnavailable
 from agents.secrets import redact
 from evals.analysis import TaskComparison, usage
@@ -56,7 +56,12 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
     """Serve the model (if its provider has a server), then answer the ``todo`` missing items; raises
     :class:`RunFailed`."""
     spec = run.spec
-    model = parse_model(spec.model)
+    try:
+        model = parse_model(spec.model)
+    except UnknownProviderError as exc:  # e.g. resuming a run of evals.api's python/ chat model objects
+        hint = " (a chat model object of evals.api: resume with api.run(model=<it>, resume=DIR))" if (
+            spec.model.startswith("python/")) else ""
+        raise RunFailed(f"{exc}{hint}", EXIT_USAGE) from None
     provider = PROVIDERS.get(model.provider)
     if note := unforced_note(spec.model, conditions, provider.forced_tool_choice):
         console.print(note, markup=False, highlight=False)

@@ -61,7 +61,7 @@ def test_api_runs_in_a_real_jupyter_kernel(tmp_path: Path) -> None:
     client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}})
     client.execute()
     first = json.loads(nb.cells[3].outputs[-1]["text"])
-    assert first["loop"] is True and first["model"] == "object/ScriptedChatModel" and first["cache"] is False
+    assert first["loop"] is True and first["model"] == "python/ScriptedChatModel" and first["cache"] is False
     assert first["complete"] and first["rows"] == 8  # 2 samples × 2 conditions × 2 epochs
     assert first["columns"][:7] == ["run_id", "sample_id", "task", "condition", "epoch", "model", "status"]
     assert first["conditions"] == ["intrinsic", "tools"] and first["statuses"] == ["ok"]
