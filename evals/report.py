@@ -190,44 +190,59 @@ def cached_tokens_line(comparisons: list[TaskComparison], conditions: list[str])
     return "cached prompt tokens: " + ", ".join(parts)
 
 
-def _rate(r: Rate) -> str:
+def _rate(r: Rate, sep: str = " ") -> str:
     """Accuracy with right/n, or with its item count when epochs made n answers of fewer items."""
     if not r.n:
         return "–"
-    return f"{pct(r.accuracy)} ({r.correct}/{r.n})" if r.items in (0, r.n) else f"{pct(r.accuracy)} ({r.items} items)"
+    count = f"({r.correct}/{r.n})" if r.items in (0, r.n) else f"({r.items} items)"
+    return f"{pct(r.accuracy)}{sep}{count}"
 
 
-def _disagree(u: ToolUse) -> str:
+def _disagree(u: ToolUse, sep: str = " ") -> str:
     f = u.fidelity
-    return f"{f.disagree}/{f.checked}" + (f" · {f.not_comparable} n/c" if f.not_comparable else "")
+    return f"{f.disagree}/{f.checked}" + (f"{' · ' if sep == ' ' else sep}{f.not_comparable} n/c" if f.not_comparable else "")
 
 
-def render_tool_use(comparisons: list[TaskComparison], baseline: str = BASELINE_CONDITION) -> Table | None:
+def render_tool_use(comparisons: list[TaskComparison], baseline: str = BASELINE_CONDITION,
+                    width: int | None = None) -> Table | None:
     """Per task and tool condition: samples that called a tool, accuracy with and without tool calls, the
-    paired cells against ``baseline`` and answers that disagree with their tools; None without tool conditions."""
+    paired cells against ``baseline`` and answers that disagree with their tools; None without tool conditions.
+    Past ``width`` columns its cells and headers go on several lines."""
     if not any(comp.tool_use for comp in comparisons):
         return None
+    table = _tool_use_table(comparisons, baseline, compact=False)
+    if width is not None and _natural_width(table) > width:
+        table = _tool_use_table(comparisons, baseline, compact=True)
+    return table
+
+
+def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact: bool) -> Table:
+    sep, slash = ("\n", "/") if compact else (" ", " / ")
     table = Table(title="Tool use", box=box.SIMPLE_HEAD, caption=escape(
         "used: answered samples with a tool call · acc: % right (right/n) with / without a tool call · with tools, "
         f"never tried: pairs with {baseline} gained / lost / same · disagree: answers matching no value their "
         "tools returned / answers checked (n/c: not comparable)"))
     table.add_column("task", overflow="fold", min_width=10)
     table.add_column("condition", overflow="fold", min_width=6)
-    for name in ("used", "acc with\ntools", "acc\nwithout", "with tools\ng/l/s", "never tried\ng/l/s", "disagree"):
-        table.add_column(name, justify="right")
+    headers = (("used", "acc\nwith\ntools", "acc\nwithout", "with\ntools\ng/l/s", "never\ntried\ng/l/s", "dis-\nagree")
+               if compact else ("used", "acc with\ntools", "acc\nwithout", "with tools\ng/l/s", "never tried\ng/l/s",
+                                "disagree"))
+    for name in headers:
+        table.add_column(name, justify="right", no_wrap=compact)
     for comp in comparisons:
         if comp.task == ALL_TASKS:
             table.add_section()
         for c, u in comp.tool_use.items():
             p = u.paired
             table.add_row(
-                escape(comp.task), escape(c), f"{u.used_tools}/{u.n} {100 * u.used_share:.0f}%" if u.used_share is not None else "–",
-                _rate(u.with_tools), _rate(u.without_tools),
-                f"{p.gained_with_tools} / {p.lost_despite_tools} / {p.same_with_tools_right + p.same_with_tools_wrong}"
-                if p else "–",
-                f"{p.never_tried_gained} / {p.never_tried_lost} / {p.never_tried_same_right + p.never_tried_same_wrong}"
-                if p else "–",
-                _disagree(u))
+                escape(comp.task), escape(c),
+                f"{u.used_tools}/{u.n}{sep}{100 * u.used_share:.0f}%" if u.used_share is not None else "–",
+                _rate(u.with_tools, sep), _rate(u.without_tools, sep),
+                slash.join(map(str, (p.gained_with_tools, p.lost_despite_tools,
+                                     p.same_with_tools_right + p.same_with_tools_wrong))) if p else "–",
+                slash.join(map(str, (p.never_tried_gained, p.never_tried_lost,
+                                     p.never_tried_same_right + p.never_tried_same_wrong))) if p else "–",
+                _disagree(u, sep))
     return table
 
 
@@ -236,7 +251,7 @@ def print_table(comparisons: list[TaskComparison], conditions: list[str], consol
     """The comparison table, then the tool-use table when a condition offered tools."""
     console = console or Console()
     console.print(render_table(comparisons, conditions, title, width=console.width))
-    tools = render_tool_use(comparisons)
+    tools = render_tool_use(comparisons, width=console.width)
     if tools is not None:
         console.print(tools)
 

@@ -52,6 +52,11 @@ def test_the_table_fits_and_the_gap_is_whole(conditions: list[str], width: int) 
     assert len(re.findall(r"\[[+-]\d+\.\d, [+-]\d+\.\d\]", main)) == 4 * (len(conditions) - 1)  # gap intervals
     for c in conditions[1:]:
         assert c in main
+    tool_use = text.split("Tool use")[1]  # the tool-use table fits too: its cells go on two lines
+    assert max(len(line) for line in tool_use.splitlines()) <= width and "…" not in tool_use
+    assert tool_use.count("19/19") == 3 * (len(conditions) - 1)  # used a tool on every answered sample
+    rows = 4 * (len(conditions) - 1)  # 3 tasks and all, per tool condition: each row ends in its disagree cell
+    assert len(re.findall(r" 0/0 *$", tool_use, flags=re.MULTILINE)) == rows, tool_use
 
 
 def test_wider_terminals_show_more_and_the_caption_names_what_is_left_out() -> None:
