@@ -191,10 +191,11 @@ def cached_tokens_line(comparisons: list[TaskComparison], conditions: list[str])
 
 
 def _rate(r: Rate, sep: str = " ") -> str:
-    """Accuracy with right/n, or with its item count when epochs made n answers of fewer items."""
+    """Accuracy with right/n, or with its item count when it is not right/n (items with uneven epochs count equally)."""
     if not r.n:
         return "–"
-    count = f"({r.correct}/{r.n})" if r.items in (0, r.n) else f"({r.items} items)"
+    even = r.accuracy is not None and math.isclose(r.accuracy, r.correct / r.n, abs_tol=1e-12)
+    count = f"({r.correct}/{r.n})" if even else f"({r.items} items)"
     return f"{pct(r.accuracy)}{sep}{count}"
 
 
