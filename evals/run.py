@@ -107,7 +107,7 @@ def execute_job(job: Job, executor: Executor, todo: int, console: Console, run_d
 
         shown: Any = progress
     else:
-        shown = ProgressLines(todo, lambda line: console.print(line, markup=False, highlight=False))
+        shown = ProgressLines(todo, lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True))
         on_result = shown.update
     with shown:
         try:
