@@ -1,9 +1,16 @@
 """Aggregate stored results: per task and condition, paired gaps, tool use, breakdowns, run-vs-run comparisons.
 
 Errors are not answers: a sample whose model call failed (status ``error``) is left out of accuracy, of the
-paired gap and of McNemar, and counted apart; a task or condition with errors is marked incomplete. Pairing is
-always on the same (sample id, epoch) and a pair counts only when both conditions answered (status ``ok``);
-``not_applicable`` results are left out on both sides. Among answered samples the answer statuses (answered,
+paired gap and of McNemar, and counted apart; a task or condition with errors is marked incomplete.
+``not_applicable`` results are left out on both sides.
+
+Epochs are clustered by item (sample id): each item's answered epochs (status ok) are averaged first, and every
+accuracy, interval and test is over items, never over (item, epoch) answers, which are not independent. The
+accuracy is the mean of the items' accuracies with a Wilson interval over the items; the paired gap is the mean
+of the items' differences (items answered in both conditions) with a percentile bootstrap over items; its test
+is the exact sign-flip test on those differences (:func:`evals.stats.sign_flip_p`), which is exact McNemar when
+each item's epochs agree. With one epoch all of these are the classic ones; k epochs that answer alike give
+exactly the one-epoch figures. Among answered samples the answer statuses (answered,
 hedged, unparsed, refused, truncated, blocked) are counted and given as shares; truncated and blocked answers
 are in n and never credited, like hedged and refused ones. Each tool condition's answered samples are split by
 whether they called a tool (accuracy each way, the paired cells against the baseline) and checked against what
@@ -14,7 +21,8 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -22,7 +30,7 @@ from pydantic import BaseModel, Field
 from agents.trace import ModelCallEvent
 from evals import fidelity
 from evals.records import SampleResult
-from evals.stats import error_summary, mcnemar_exact, paired_bootstrap_gap, wilson
+from evals.stats import error_summary, paired_bootstrap_gap, sign_flip_p, wilson
 from tasks.records import ANSWER_STATUSES, Sample
 
 BASELINE_CONDITION = "intrinsic"
@@ -41,11 +49,15 @@ ALL_TASKS = "all"
 class ConditionSummary(BaseModel):
     """One task (or group) under one condition."""
 
-    n: int = Field(description="Samples the model answered (status ok); errors and not-applicable ones left out")
+    n: int = Field(description="Answers (status ok), one per sample and epoch; errors and not-applicable ones "
+                   "left out")
+    items: int = Field(default=0, description="Distinct samples answered at least once: what the interval and the "
+                       "gap count (= n with one epoch)")
     correct: int
-    accuracy: float = Field(description="correct / n")
-    ci: tuple[float, float] = Field(description="Wilson 95 % interval of the accuracy")
-    mean_score: float = Field(description="Mean Score.value (accuracy, ST-IoU, ...) over the n answered samples")
+    accuracy: float = Field(description="Mean over the items of each item's accuracy over its answered epochs "
+                            "(= correct / n with one epoch, or when every item has as many answered epochs)")
+    ci: tuple[float, float] = Field(description="Wilson 95 % interval of the accuracy over the items")
+    mean_score: float = Field(description="Mean Score.value (accuracy, ST-IoU, ...), items weighted equally")
     parse_failures: int = Field(description="Answered samples whose reply gave no creditable answer (not 'answered')")
     parse_failure_rate: float = 0.0
     statuses: dict[str, int] = Field(default_factory=dict,
@@ -55,9 +67,11 @@ class ConditionSummary(BaseModel):
                         "not in n, accuracy or the gap")
     complete: bool = Field(default=True, description="No sample ended in error")
     not_applicable: int = 0
-    mean_error: float | None = None
+    mean_error: float | None = Field(default=None, description="Mean absolute continuous error; null when the "
+                                     "answers' errors are in different units (km, degrees, minutes: never pooled)")
     error_unit: str | None = None
-    error_summary: dict[str, float] | None = Field(default=None, description="Continuous error: n, mean, median, p90, max")
+    error_summary: dict[str, float] | None = Field(default=None, description="Continuous error: n, mean, median, "
+                                                   "p90, max; null when units differ")
     tool_calls_per_sample: float = 0.0
     samples_with_tool_calls: int = 0
     tool_error_rate: float | None = Field(default=None, description="Tool calls that returned an error / tool calls")
@@ -81,22 +95,28 @@ class ConditionSummary(BaseModel):
 
 
 class Rate(BaseModel):
-    """correct / n with its Wilson 95 % interval; accuracy and interval null when n is 0."""
+    """Accuracy of some answers, epochs clustered by item (mean of the items' accuracies, = correct / n with one
+    epoch), with its Wilson 95 % interval over the items; accuracy and interval null when n is 0."""
 
     n: int
     correct: int
+    items: int = 0
     accuracy: float | None
     ci: tuple[float, float] | None
 
     @classmethod
     def of(cls, results: Sequence[SampleResult]) -> Rate:
         n, correct = len(results), sum(1 for r in results if _correct(r))
-        return cls(n=n, correct=correct, accuracy=correct / n if n else None, ci=wilson(correct, n) if n else None)
+        means = list(item_means(results).values())
+        acc = sum(means) / len(means) if means else None
+        return cls(n=n, correct=correct, items=len(means), accuracy=acc,
+                   ci=wilson(sum(means), len(means)) if means else None)
 
 
 class PairedToolUse(BaseModel):
     """Pairs with the baseline (same sample id and epoch, answered in both) by baseline right/wrong, tools used
-    or not in this condition, and this condition right/wrong: the eight cells of the 2×2×2, each named."""
+    or not in this condition, and this condition right/wrong: the eight cells of the 2×2×2, each named. These
+    are counts of answers (one per epoch), descriptive: no interval is drawn from them."""
 
     n_paired: int = Field(description="Pairs answered (status ok) in both conditions; failed samples never pair")
     gained_with_tools: int = Field(description="Baseline wrong, called a tool, right")
@@ -158,16 +178,36 @@ def _value(r: SampleResult) -> float:
     return float(r.score.value) if r.score else 0.0
 
 
+def _items(results: Iterable[SampleResult]) -> dict[str, list[SampleResult]]:
+    """Answered results (status ok) by sample id: the epochs of each item."""
+    out: dict[str, list[SampleResult]] = defaultdict(list)
+    for r in results:
+        if r.status == "ok":
+            out[r.sample_id].append(r)
+    return out
+
+
+def item_fractions(results: Iterable[SampleResult]) -> dict[str, Fraction]:
+    """Per sample id, the exact share of its answered epochs (status ok) that are correct."""
+    return {k: Fraction(sum(1 for r in rs if _correct(r)), len(rs)) for k, rs in _items(results).items()}
+
+
+def item_means(results: Iterable[SampleResult], value: Callable[[SampleResult], float] | None = None) -> dict[str, float]:
+    """Per sample id, the mean of ``value`` (default: correct as 0/1) over its answered epochs (status ok)."""
+    fn = value or _correct
+    return {k: sum(fn(r) for r in rs) / len(rs) for k, rs in _items(results).items()}
+
+
 def answer_status(r: SampleResult) -> str:
     """The answer status of an answered result (a result without a score was never parsed: unparsed)."""
     return r.score.status if r.score else "unparsed"
 
 
 def usage(results: Iterable[SampleResult]) -> dict[str, Any]:
-    """What ``results`` spent, summed once for every report: tokens, cost (None when one result's cost is unknown),
-    model-call retries and cache hits."""
+    """What ``results`` spent, summed once for every report: tokens, cost (None when one result's cost is unknown;
+    not-applicable results made no call and have none), model-call retries and cache hits."""
     rs = list(results)
-    costs = [r.cost_usd for r in rs]
+    costs = [r.cost_usd for r in rs if r.status != "not_applicable"]
     return {"input_tokens": sum(r.input_tokens for r in rs), "output_tokens": sum(r.output_tokens for r in rs),
             "cached_tokens": sum(r.cached_tokens for r in rs),
             "cost_usd": None if any(c is None for c in costs) else sum(c or 0.0 for c in costs),
@@ -182,8 +222,11 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
     rs = [r for r in spent if r.status == "ok"]
     n, n_errors = len(rs), len(spent) - len(rs)
     correct = sum(1 for r in rs if r.score and r.score.correct)
-    errors = [r.score.error for r in rs if r.score and r.score.error is not None]
-    unit = next((r.score.error_unit for r in rs if r.score and r.score.error_unit), None)
+    accuracies, scores = item_means(rs), item_means(rs, _value)
+    with_error = [r.score for r in rs if r.score and r.score.error is not None]
+    units = {s.error_unit for s in with_error}
+    errors = [s.error for s in with_error if s.error is not None] if len(units) == 1 else []  # never mix units
+    unit = next(iter(units)) if len(units) == 1 else None
     statuses = Counter(answer_status(r) for r in rs)
     counts: dict[str, int] = {s: statuses.get(s, 0) for s in ANSWER_STATUSES}
     parse_failures = n - counts["answered"]
@@ -192,8 +235,10 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
     spent_usage = usage(spent)
     summary = error_summary(errors)
     return ConditionSummary(
-        n=n, correct=correct, accuracy=correct / n if n else 0.0, ci=wilson(correct, n),
-        mean_score=sum(_value(r) for r in rs) / n if n else 0.0,
+        n=n, items=len(accuracies), correct=correct,
+        accuracy=sum(accuracies.values()) / len(accuracies) if accuracies else 0.0,
+        ci=wilson(sum(accuracies.values()), len(accuracies)),
+        mean_score=sum(scores.values()) / len(scores) if scores else 0.0,
         parse_failures=parse_failures, parse_failure_rate=parse_failures / n if n else 0.0,
         statuses=counts, status_shares={s: c / n if n else 0.0 for s, c in counts.items()},
         output_tokens_per_sample={"mean": statistics.fmean(outs), "median": statistics.median(outs)} if outs else None,
@@ -215,24 +260,30 @@ def _both_answered(base: dict[str, SampleResult], other: dict[str, SampleResult]
     return sorted(k for k in base.keys() & other.keys() if base[k].status == "ok" and other[k].status == "ok")
 
 
-def paired_gap(base: dict[str, SampleResult], other: dict[str, SampleResult], *, bootstrap: bool = True) -> dict[str, Any]:
-    """``other`` − ``base`` on the keys both answered (status ok on both sides): accuracy gap with a paired
-    bootstrap interval, exact McNemar p, items turned right→wrong and wrong→right, and the mean-score gap with
-    its interval."""
-    ids = _both_answered(base, other)
-    a = [_correct(base[i]) for i in ids]
-    b = [_correct(other[i]) for i in ids]
-    gained = sum(1 for x, y in zip(a, b, strict=True) if y > x)
-    lost = sum(1 for x, y in zip(a, b, strict=True) if x > y)
+def paired_gap(base: Mapping[str, SampleResult], other: Mapping[str, SampleResult], *,
+               bootstrap: bool = True) -> dict[str, Any]:
+    """``other`` − ``base`` over the items (sample ids) both answered (status ok at least once on each side),
+    each item's epochs averaged on each side first: the accuracy gap with a percentile bootstrap interval over
+    items, the exact sign-flip p (``mcnemar_p``: exact McNemar when each item's epochs agree), the items whose
+    accuracy went up (``gained``, wrong→right) and down (``lost``), and the mean-score gap with its interval.
+    ``n_paired`` counts items; ``epochs`` is the most answered epochs an item has on one side."""
+    fa, fb = item_fractions(base.values()), item_fractions(other.values())
+    shared = fa.keys() & fb.keys()
+    ids = sorted(shared)
+    a, b = [float(fa[i]) for i in ids], [float(fb[i]) for i in ids]
+    gained = sum(1 for i in ids if fb[i] > fa[i])
+    lost = sum(1 for i in ids if fa[i] > fb[i])
     if bootstrap:
         mean, lo, hi = paired_bootstrap_gap(a, b)
-        va, vb = [_value(base[i]) for i in ids], [_value(other[i]) for i in ids]
-        smean, slo, shi = paired_bootstrap_gap(va, vb, seed=1)
+        sa, sb = item_means(base.values(), _value), item_means(other.values(), _value)
+        smean, slo, shi = paired_bootstrap_gap([sa[i] for i in ids], [sb[i] for i in ids], seed=1)
     else:
         mean, lo, hi = (sum(b) - sum(a)) / len(ids) if ids else 0.0, float("nan"), float("nan")
         smean, slo, shi = mean, lo, hi
-    return {"n_paired": len(ids), "gap": mean, "ci": [lo, hi], "gained": gained, "lost": lost,
-            "wrong_to_right": gained, "right_to_wrong": lost, "mcnemar_p": mcnemar_exact(lost, gained),
+    epochs = max((len(rs) for side in (base, other) for k, rs in _items(side.values()).items() if k in shared),
+                 default=0)
+    return {"n_paired": len(ids), "epochs": epochs, "gap": mean, "ci": [lo, hi], "gained": gained, "lost": lost,
+            "wrong_to_right": gained, "right_to_wrong": lost, "mcnemar_p": sign_flip_p([fb[i] - fa[i] for i in ids]),
             "score_gap": smean, "score_ci": [slo, shi]}
 
 
@@ -363,7 +414,8 @@ def overall(results: list[SampleResult], conditions: list[str], baseline: str = 
 
 def compare_runs(current: list[SampleResult], baseline: list[SampleResult]) -> list[dict[str, Any]]:
     """Sample by sample against another run (e.g. another model): per task and condition present in both,
-    current − baseline on the shared (sample id, epoch) items."""
+    current − baseline on the items both answered (:func:`paired_gap`, epochs averaged per item), with each
+    run's accuracy over those items."""
     cur: dict[tuple[str, str], dict[str, SampleResult]] = defaultdict(dict)
     base: dict[tuple[str, str], dict[str, SampleResult]] = defaultdict(dict)
     for r in current:
@@ -373,8 +425,9 @@ def compare_runs(current: list[SampleResult], baseline: list[SampleResult]) -> l
     rows = []
     for key in sorted(cur.keys() & base.keys()):
         gap = paired_gap(base[key], cur[key])
-        shared = _both_answered(base[key], cur[key])
+        mc, mb = item_means(cur[key].values()), item_means(base[key].values())
+        shared = sorted(mc.keys() & mb.keys())
         rows.append({"task": key[0], "condition": key[1], **gap,
-                     "accuracy": sum(_correct(cur[key][k]) for k in shared) / len(shared) if shared else 0.0,
-                     "baseline_accuracy": sum(_correct(base[key][k]) for k in shared) / len(shared) if shared else 0.0})
+                     "accuracy": sum(mc[k] for k in shared) / len(shared) if shared else 0.0,
+                     "baseline_accuracy": sum(mb[k] for k in shared) / len(shared) if shared else 0.0})
     return rows

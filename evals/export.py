@@ -11,21 +11,27 @@ import csv
 import json
 import sqlite3
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from agents.secrets import redact, redact_json
 from agents.trace import ModelCallEvent
+from evals.analysis import answer_status, dimension_value
 from evals.records import SampleResult
 from evals.run_reader import RunReader
 
 FORMATS = ("jsonl", "csv", "parquet")
-COLUMNS = ["run_id", "sample_id", "task", "condition", "epoch", "model", "status", "correct", "score_value",
-           "parse_failed", "error_value", "error_unit", "parsed_ok", "parsed_value", "final_text", "input_tokens",
-           "output_tokens", "cached_tokens", "latency_s", "cost_usd", "model_calls", "tool_calls", "tool_errors",
-           "retries", "cache_hits", "stop_reason", "error", "attempts", "meta", "answer_status", "finish_reason",
-           "finish_reason_raw"]
+COLUMNS = ["run_id", "sample_id", "task", "condition", "epoch", "model", "status", "answer_status", "finish_reason",
+           "finish_reason_raw", "correct", "score_value", "parse_failed", "error_value", "error_unit", "parsed_ok",
+           "parsed_value", "final_text", "input_tokens", "output_tokens", "cached_tokens", "latency_s", "cost_usd",
+           "model_calls", "tool_calls", "tool_errors", "retries", "cache_hits", "stop_reason", "error", "attempts",
+           "region", "meta"]
+"""One row per result. ``status``: ok, error or not_applicable; ``answer_status`` (answered results only):
+answered, hedged, unparsed, refused, truncated or blocked; ``finish_reason``: why the last model call ended,
+provider-neutral (stop, length, tool_calls, refusal, content_filter, prompt_blocked, other; empty when not
+reported), ``finish_reason_raw`` the provider's own value; ``region``: the sample's region (continent) as its own
+column; ``cost_usd``: empty when unknown (a model without a price), never 0 for unknown."""
 
 
 class ExportError(RuntimeError):
@@ -39,7 +45,8 @@ def flat_row(r: SampleResult) -> dict[str, Any]:
     last = next((e for e in reversed(r.trace) if isinstance(e, ModelCallEvent)), None)
     return {
         "run_id": r.run_id, "sample_id": r.sample_id, "task": r.task, "condition": r.condition, "epoch": r.epoch,
-        "model": r.model, "status": r.status, "correct": None if s is None else s.correct,
+        "model": r.model, "status": r.status, "answer_status": answer_status(r) if r.status == "ok" else None,
+        "finish_reason": last.finish_reason if last else None, "correct": None if s is None else s.correct,
         "score_value": None if s is None else s.value, "parse_failed": None if s is None else s.parse_failed,
         "error_value": None if s is None else s.error, "error_unit": None if s is None else s.error_unit,
         "parsed_ok": None if p is None else p.ok,
@@ -48,14 +55,18 @@ def flat_row(r: SampleResult) -> dict[str, Any]:
         "cached_tokens": r.cached_tokens, "latency_s": r.latency_s, "cost_usd": r.cost_usd,
         "model_calls": r.model_calls, "tool_calls": r.tool_calls, "tool_errors": r.tool_errors, "retries": r.retries,
         "cache_hits": r.cache_hits, "stop_reason": r.stop_reason, "error": r.error, "attempts": r.attempts,
-        "meta": json.dumps(r.meta, default=str, sort_keys=True),
-        "answer_status": s.status if s is not None and r.status == "ok" else None,
-        "finish_reason": last.finish_reason if last else None, "finish_reason_raw": last.finish_reason_raw if last else None,
+        "region": dimension_value(r, "region"), "meta": json.dumps(r.meta, default=str, sort_keys=True),
+        "finish_reason_raw": last.finish_reason_raw if last else None,
     }
 
 
 def _redacted(row: dict[str, Any]) -> dict[str, Any]:
     return {k: redact(v) if isinstance(v, str) else v for k, v in row.items()}
+
+
+def rows(results: Iterable[SampleResult]) -> Iterator[dict[str, Any]]:
+    """The flat rows of ``results`` with secrets masked: what CSV, Parquet and :func:`evals.api.read_run` hold."""
+    return (_redacted(flat_row(r)) for r in results)
 
 
 def write_jsonl(results: Iterable[SampleResult], path: Path) -> Path:
@@ -69,8 +80,7 @@ def write_csv(results: Iterable[SampleResult], path: Path) -> Path:
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS)
         w.writeheader()
-        for r in results:
-            w.writerow(_redacted(flat_row(r)))
+        w.writerows(rows(results))
     return path
 
 
@@ -80,8 +90,8 @@ def write_parquet(results: Iterable[SampleResult], path: Path) -> Path:
         import pyarrow.parquet as pq
     except ImportError:
         raise ExportError("Parquet export needs pyarrow: pip install 'geogap[parquet]' (or pip install pyarrow)") from None
-    rows = [_redacted(flat_row(r)) for r in results]
-    table = pa.Table.from_pylist(rows) if rows else pa.table({c: pa.array([], pa.string()) for c in COLUMNS})
+    flat = list(rows(results))
+    table = pa.Table.from_pylist(flat) if flat else pa.table({c: pa.array([], pa.string()) for c in COLUMNS})
     pq.write_table(table, path)
     return path
 

@@ -6,8 +6,10 @@ values: a unit is one answered sample (``correct``, or ``Score.value`` for ST-Io
 for MAE) or, for GeoTemp's majority vote, one item whose three styles were all answered (1 when at least two
 styles are correct: correct answers agree with the gold, so they are the majority answer; otherwise no answer
 reached two styles, or the one that did is wrong). Samples ended in error are no unit; hedged, unparsed and
-refused answers are units that count as wrong (and carry no MAE). Track, Overall and Avg columns weigh their tasks
-equally, as the papers average per-task figures.
+refused answers are units that count as wrong (and carry no MAE). With several epochs a unit is one item (sample,
+or GeoTemp item for the majority vote): its value is the mean over its epochs (of those with a value), its hedged
+share the mean over its epochs, so ``n`` counts items and the interval is over items, as in :mod:`evals.analysis`.
+Track, Overall and Avg columns weigh their tasks equally, as the papers average per-task figures.
 
 The gap of a cell is other − intrinsic over the units both conditions have, each stratum paired on its own, with
 a stratified percentile bootstrap interval (2,000 resamples, fixed seed).
@@ -82,7 +84,19 @@ def _is(task: str, **meta: Any) -> Callable[[SampleResult], bool]:
 
 
 def _units(results: Iterable[SampleResult], stratum: Stratum) -> Units:
-    """The stratum's units of one condition (see the module docstring)."""
+    """The stratum's units of one condition, epochs averaged per item (see the module docstring)."""
+    by_item: dict[str, list[tuple[float | None, float]]] = defaultdict(list)
+    for key, unit in _epoch_units(results, stratum).items():
+        by_item[key.rpartition("#")[0]].append(unit)
+    out: Units = {}
+    for item, units in by_item.items():
+        values = [v for v, _ in units if v is not None]
+        out[item] = (sum(values) / len(values) if values else None, sum(h for _, h in units) / len(units))
+    return out
+
+
+def _epoch_units(results: Iterable[SampleResult], stratum: Stratum) -> Units:
+    """The stratum's units of one condition, one per item and epoch (key ``item#epoch``)."""
     rs = [r for r in results if r.status == "ok" and stratum.select(r)]
     if stratum.majority:
         items: dict[str, list[SampleResult]] = defaultdict(list)

@@ -3,6 +3,7 @@ is the viewer's run page: :mod:`evals.view.report`)."""
 
 from __future__ import annotations
 
+import io
 import math
 import os
 from collections.abc import Mapping
@@ -10,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.table import Table
 
 from agents.secrets import redact_json
@@ -64,53 +67,136 @@ def output_budget(s: ConditionSummary) -> str:
     return f"{per['mean']:.0f} ({per['median']:.0f})" if per else "–"
 
 
+TABLE_LEVELS = 7
+"""Layouts of the main table, widest first (:func:`render_table`)."""
+TASK_MIN_WIDTH = 16
+CONDITION_MIN_WIDTH = 9
+
+
 def render_table(comparisons: list[TaskComparison], conditions: list[str], title: str = "",
-                 baseline: str = BASELINE_CONDITION) -> Table:
-    """Per task: answered samples n, accuracy [Wilson CI] per condition, gap vs ``baseline`` [bootstrap CI] with
-    McNemar p, the answer-status shares per condition, tool calls per sample and samples ended in error. A task
-    with errors is marked incomplete; errors are in neither n, accuracy nor the gap."""
-    table = Table(title=title or "Tool-free gap", show_lines=False,
-                  caption="n: answered samples (errors left out of accuracy and gap; truncated, blocked, refused and "
-                          f"hedged answers are in n, never credited) · status %: {STATUS_ORDER} · output tokens per "
-                          "answered sample, all its model calls (tools: up to --max-steps calls of up to --max-tokens "
-                          f"each) · truncated: last call cut at the token limit\n"
-                          f"{escape(cached_tokens_line(comparisons, conditions))}")
-    table.add_column("task", no_wrap=True)
-    table.add_column("n", justify="right")
-    for c in conditions:
-        table.add_column(escape(f"{c} acc % [95% CI]"), justify="right")
+                 baseline: str = BASELINE_CONDITION, width: int | None = None) -> Table:
+    """Per task: answered samples n (items: each item's epochs averaged), accuracy [Wilson CI] per condition,
+    gap vs ``baseline`` [bootstrap CI] with McNemar p, the answer-status shares per condition, output tokens per
+    answered sample, the truncated share, tool calls per sample and samples ended in error. A task with errors
+    is marked incomplete; errors are in neither n, accuracy nor the gap.
+
+    The table fits ``width`` columns (None: no limit), leaving out or wrapping by priority: first the status
+    shares and output tokens, then the truncated share and tool calls per sample, then intervals go under their
+    values, then the errors column (the task still says incomplete), then task names wrap, and last one row per task and condition (any number of
+    conditions fits). The gap, its interval and p are never dropped or cut; the caption names what was left
+    out (results.json and report.html have it all)."""
+    names = max([cell_len(_label(c)) for c in comparisons] + [4])  # the task column's natural width
+    wraps = max(0, max((cell_len(c) for c in conditions), default=0) - CONDITION_MIN_WIDTH)
+    for level in range(TABLE_LEVELS):
+        table = (_main_table if level < 6 else _long_table)(comparisons, conditions, title, baseline, level)
+        # from level 5 task names (and in the long layout condition names) may wrap down to their minimum
+        saved = 0 if level < 5 else max(0, names - TASK_MIN_WIDTH) + (wraps if level == 6 else 0)
+        if width is None or _natural_width(table) - saved <= width:
+            break
+    return table
+
+
+def _natural_width(table: Table) -> int:
+    console = Console(width=10_000, file=io.StringIO())
+    return Measurement.get(console, console.options, table).maximum
+
+
+def _caption(comparisons: list[TaskComparison], conditions: list[str], statuses: bool, left_out: list[str]) -> str:
+    return ("n: answered samples (errors left out of accuracy and gap; truncated, blocked, refused and hedged answers "
+            "are in n, never credited; with epochs, items, each item's epochs averaged)"
+            f"{' · status %: ' + STATUS_ORDER if statuses else ''} · out tokens: per answered sample, all its model "
+            "calls (tools: up to --max-steps calls of up to --max-tokens each) · truncated: last call cut at the "
+            "token limit\n"
+            + (f"not shown at this width: {', '.join(left_out)} (in results.json, report.html)\n" if left_out else "")
+            + escape(cached_tokens_line(comparisons, conditions)))
+
+
+def _label(comp: TaskComparison) -> str:
+    return escape(comp.task) + ("" if comp.complete else " (incomplete)")
+
+
+def _accuracy_cell(s: ConditionSummary | None, sep: str) -> str:
+    return f"{pct(s.accuracy)}{sep}[{pct(s.ci[0])}, {pct(s.ci[1])}]" if s and s.n else "–"
+
+
+def _main_table(comparisons: list[TaskComparison], conditions: list[str], title: str, baseline: str,
+                level: int) -> Table:
+    """The main table at one layout ``level`` (0: everything on one line each; see :func:`render_table`)."""
+    statuses, tool_calls, stacked, errors, fold = level < 1, level < 2, level >= 3, level < 4, level >= 5
     others = [c for c in conditions if c != baseline]
-    for c in others:
-        table.add_column(escape(f"gap {c} (pts) [95% CI] p"), justify="right")
+    left_out = [name for name, kept in (("status %", statuses), ("out tokens/sample", statuses),
+                                        ("truncated %", tool_calls), ("tool calls/sample", tool_calls),
+                                        ("errors (see 'incomplete')", errors)) if not kept]
+    sep = "\n" if stacked else " "
+    table = Table(title=title or "Tool-free gap", show_lines=stacked,
+                  caption=_caption(comparisons, conditions, statuses, left_out))
+    table.add_column("task", no_wrap=not fold, overflow="fold", min_width=TASK_MIN_WIDTH if fold else None)
+    table.add_column("n", justify="right", no_wrap=True)
     for c in conditions:
-        table.add_column(escape(f"{c} status %"), justify="right")
-    table.add_column("out tokens/sample mean (median)", justify="right")
-    table.add_column("truncated %", justify="right")
-    table.add_column("tool calls/sample", justify="right")
-    table.add_column("errors", justify="right")
+        table.add_column(escape(f"{c}{sep}acc % [95% CI]"), justify="right", no_wrap=True)
+    for c in others:
+        table.add_column(escape(f"gap {c}{sep}(pts) [95% CI] p"), justify="right", no_wrap=True)
+    if statuses:
+        for c in conditions:
+            table.add_column(escape(f"{c} status %"), justify="right", no_wrap=True)
+    if statuses:
+        table.add_column(f"out tokens{sep}mean (median)", justify="right", no_wrap=True)
+    if tool_calls:
+        table.add_column(f"truncated{sep}%", justify="right", no_wrap=True)
+        table.add_column(f"tool calls{sep}/sample", justify="right", no_wrap=True)
+    if errors:
+        table.add_column("errors", justify="right", no_wrap=True)
     for comp in comparisons:
         present = [comp.conditions[c] for c in conditions if c in comp.conditions]
-        ns = sorted({s.n for s in present})
-        row = [escape(comp.task) + ("" if comp.complete else " (incomplete)"),
-               " / ".join(str(s.n) for s in present) if len(ns) > 1 else str(ns[0] if ns else 0)]
-        for c in conditions:
-            s = comp.conditions.get(c)
-            row.append(f"{pct(s.accuracy)} [{pct(s.ci[0])}, {pct(s.ci[1])}]" if s and s.n else "–")
-        for c in others:
-            g = (comp.gap or {}).get(c)
-            row.append(f"{signed_pct(g['gap'])} [{signed_pct(g['ci'][0])}, {signed_pct(g['ci'][1])}] {g['mcnemar_p']:.2g}"
-                       if g and g["n_paired"] else "–")
-        for c in conditions:
-            s = comp.conditions.get(c)
-            row.append(status_shares(s) if s and s.n else "–")
-        row.append(" / ".join(output_budget(s) for s in present))
-        row.append(" / ".join(pct(s.truncated_share) for s in present))
-        row.append(" / ".join(f"{s.tool_calls_per_sample:.1f}" for s in present))
-        row.append(" / ".join(str(s.errors) for s in present))
+        ns = sorted({s.items or s.n for s in present})
+        row = [_label(comp), " / ".join(str(s.items or s.n) for s in present) if len(ns) > 1 else str(ns[0] if ns else 0)]
+        row.extend(_accuracy_cell(comp.conditions.get(c), sep) for c in conditions)
+        row.extend(_gap_cell(comp, c, sep) for c in others)
+        if statuses:
+            for c in conditions:
+                s = comp.conditions.get(c)
+                row.append(status_shares(s) if s and s.n else "–")
+        if statuses:
+            row.append(" / ".join(output_budget(s) for s in present))
+        if tool_calls:
+            row.append(" / ".join(pct(s.truncated_share) for s in present))
+            row.append(" / ".join(f"{s.tool_calls_per_sample:.1f}" for s in present))
+        if errors:
+            row.append(" / ".join(str(s.errors) for s in present))
         if comp.task == ALL_TASKS:
             table.add_section()
         table.add_row(*row)
     return table
+
+
+def _long_table(comparisons: list[TaskComparison], conditions: list[str], title: str, baseline: str,
+                level: int) -> Table:
+    """The narrowest layout: one row per task and condition (accuracy, and the gap vs ``baseline``)."""
+    table = Table(title=title or "Tool-free gap", caption=_caption(
+        comparisons, conditions, False,
+        ["status %", "out tokens/sample", "truncated %", "tool calls/sample", "errors (see 'incomplete')"]))
+    table.add_column("task", overflow="fold", min_width=TASK_MIN_WIDTH)
+    table.add_column("condition", overflow="fold", min_width=CONDITION_MIN_WIDTH)
+    table.add_column("n", justify="right", no_wrap=True)
+    table.add_column("acc %\n[95% CI]", justify="right", no_wrap=True)
+    table.add_column(escape(f"gap vs {baseline}\n(pts) [95% CI] p"), justify="right", no_wrap=True)
+    for comp in comparisons:
+        if comp.task == ALL_TASKS:
+            table.add_section()
+        present = [c for c in conditions if c in comp.conditions]
+        for i, c in enumerate(present):
+            s = comp.conditions[c]
+            table.add_row(_label(comp) if i == 0 else "", escape(c), str(s.items or s.n), _accuracy_cell(s, "\n"),
+                          "" if c == baseline else _gap_cell(comp, c, "\n"), end_section=i == len(present) - 1)
+    return table
+
+
+def _gap_cell(comp: TaskComparison, condition: str, sep: str) -> str:
+    g = (comp.gap or {}).get(condition)
+    if not g or not g["n_paired"]:
+        return "–"
+    gap, ci, p = signed_pct(g["gap"]), f"[{signed_pct(g['ci'][0])}, {signed_pct(g['ci'][1])}]", f"{g['mcnemar_p']:.2g}"
+    return f"{gap} p {p}\n{ci}" if sep == "\n" else f"{gap} {ci} {p}"
 
 
 def cached_tokens_line(comparisons: list[TaskComparison], conditions: list[str]) -> str:
@@ -124,41 +210,60 @@ def cached_tokens_line(comparisons: list[TaskComparison], conditions: list[str])
     return "cached prompt tokens: " + ", ".join(parts)
 
 
-def _rate(r: Rate) -> str:
-    return f"{pct(r.accuracy)} ({r.correct}/{r.n})" if r.n else "–"
+def _rate(r: Rate, sep: str = " ") -> str:
+    """Accuracy with right/n, or with its item count when it is not right/n (items with uneven epochs count equally)."""
+    if not r.n:
+        return "–"
+    even = r.accuracy is not None and math.isclose(r.accuracy, r.correct / r.n, abs_tol=1e-12)
+    count = f"({r.correct}/{r.n})" if even else f"({r.items} items)"
+    return f"{pct(r.accuracy)}{sep}{count}"
 
 
-def _disagree(u: ToolUse) -> str:
+def _disagree(u: ToolUse, sep: str = " ") -> str:
     f = u.fidelity
-    return f"{f.disagree}/{f.checked}" + (f" · {f.not_comparable} n/c" if f.not_comparable else "")
+    return f"{f.disagree}/{f.checked}" + (f"{' · ' if sep == ' ' else sep}{f.not_comparable} n/c" if f.not_comparable else "")
 
 
-def render_tool_use(comparisons: list[TaskComparison], baseline: str = BASELINE_CONDITION) -> Table | None:
+def render_tool_use(comparisons: list[TaskComparison], baseline: str = BASELINE_CONDITION,
+                    width: int | None = None) -> Table | None:
     """Per task and tool condition: samples that called a tool, accuracy with and without tool calls, the
-    paired cells against ``baseline`` and answers that disagree with their tools; None without tool conditions."""
+    paired cells against ``baseline`` and answers that disagree with their tools; None without tool conditions.
+    Past ``width`` columns its cells and headers go on several lines."""
     if not any(comp.tool_use for comp in comparisons):
         return None
+    table = _tool_use_table(comparisons, baseline, compact=False)
+    if width is not None and _natural_width(table) > width:
+        table = _tool_use_table(comparisons, baseline, compact=True)
+    return table
+
+
+def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact: bool) -> Table:
+    sep, slash = ("\n", "/") if compact else (" ", " / ")
     table = Table(title="Tool use", box=box.SIMPLE_HEAD, caption=escape(
         "used: answered samples with a tool call · acc: % right (right/n) with / without a tool call · with tools, "
         f"never tried: pairs with {baseline} gained / lost / same · disagree: answers matching no value their "
         "tools returned / answers checked (n/c: not comparable)"))
     table.add_column("task", overflow="fold", min_width=10)
     table.add_column("condition", overflow="fold", min_width=6)
-    for name in ("used", "acc with\ntools", "acc\nwithout", "with tools\ng/l/s", "never tried\ng/l/s", "disagree"):
-        table.add_column(name, justify="right")
+    headers = (("used", "acc\nwith\ntools", "acc\nwithout", "with\ntools\ng/l/s", "never\ntried\ng/l/s", "dis-\nagree")
+               if compact else ("used", "acc with\ntools", "acc\nwithout", "with tools\ng/l/s", "never tried\ng/l/s",
+                                "disagree"))
+    for name in headers:
+        table.add_column(name, justify="right", no_wrap=compact)
     for comp in comparisons:
         if comp.task == ALL_TASKS:
             table.add_section()
         for c, u in comp.tool_use.items():
             p = u.paired
             table.add_row(
-                escape(comp.task), escape(c), f"{u.used_tools}/{u.n} {100 * u.used_share:.0f}%" if u.used_share is not None else "–",
-                _rate(u.with_tools), _rate(u.without_tools),
-                f"{p.gained_with_tools} / {p.lost_despite_tools} / {p.same_with_tools_right + p.same_with_tools_wrong}"
-                if p else "–",
-                f"{p.never_tried_gained} / {p.never_tried_lost} / {p.never_tried_same_right + p.never_tried_same_wrong}"
-                if p else "–",
-                _disagree(u))
+                escape(comp.task), escape(c),
+                f"{u.used_tools}/{u.n}{sep}{100 * u.used_share:.0f}%" if u.used_share is not None else "–",
+                _rate(u.with_tools, sep), _rate(u.without_tools, sep),
+                slash.join(map(str, (p.gained_with_tools, p.lost_despite_tools,
+                                     p.same_with_tools_right + p.same_with_tools_wrong))) if p else "–",
+                slash.join(map(str, (p.never_tried_gained, p.never_tried_lost,
+                                     p.never_tried_same_right + p.never_tried_same_wrong))) if p else "–",
+                _disagree(u, sep))
     return table
 
 
@@ -166,8 +271,8 @@ def print_table(comparisons: list[TaskComparison], conditions: list[str], consol
                 title: str = "") -> None:
     """The comparison table, then the tool-use table when a condition offered tools."""
     console = console or Console()
-    console.print(render_table(comparisons, conditions, title))
-    tools = render_tool_use(comparisons)
+    console.print(render_table(comparisons, conditions, title, width=console.width))
+    tools = render_tool_use(comparisons, width=console.width)
     if tools is not None:
         console.print(tools)
 

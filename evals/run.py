@@ -4,7 +4,6 @@ executor with a progress bar, then print the table and write the report files.""
 from __future__ import annotations
 
 import sys
-from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from rich.progress import (
 )
 
 from agents.call_cache import CallCache
-from agents.models import parse_model
+from agents.models import UnknownProviderError, parse_model
 from agents.providers import PROVIDERS, ServerUnavailable
 from agents.secrets import redact
 from evals.analysis import TaskComparison, usage
@@ -29,6 +28,7 @@ from evals.endpoints import SpecEndpointFactory
 from evals.executors import Executor, ExecutorUnavailable, Job
 from evals.export import ExportError, export
 from evals.prepare import Prepared
+from evals.progress import ProgressLines, Tally
 from evals.records import SampleResult
 from evals.report import build_report, print_table, write_results_json
 from evals.run_reader import RunReader
@@ -56,7 +56,12 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
     """Serve the model (if its provider has a server), then answer the ``todo`` missing items; raises
     :class:`RunFailed`."""
     spec = run.spec
-    model = parse_model(spec.model)
+    try:
+        model = parse_model(spec.model)
+    except UnknownProviderError as exc:  # e.g. resuming a run of evals.api's python/ chat model objects
+        hint = " (a chat model object of evals.api: resume with api.run(model=<it>, resume=DIR))" if (
+            spec.model.startswith("python/")) else ""
+        raise RunFailed(f"{exc}{hint}", EXIT_USAGE) from None
     provider = PROVIDERS.get(model.provider)
     if note := unforced_note(spec.model, conditions, provider.forced_tool_choice):
         console.print(note, markup=False, highlight=False)
@@ -84,32 +89,35 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
         factory = SpecEndpointFactory(spec, served.base_url, cache.path if cache is not None else None,
                                       identity or {}, cache)
         job = Job(run.run_id, spec, run.store, run.work, conditions, factory, run.prices)
-        _execute(job, executor, todo, console, run.run_dir, served.watch)
+        execute_job(job, executor, todo, console, run.run_dir, served.watch)
 
 
-def _execute(job: Job, executor: Executor, todo: int, console: Console, run_dir: Path, watch: Any) -> None:
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False)
-    tally: Counter[tuple[str, str]] = Counter()
-    with progress:
+def execute_job(job: Job, executor: Executor, todo: int, console: Console, run_dir: Path, watch: Any) -> None:
+    """Answer the job with a live progress bar on a terminal, else plain progress lines
+    (:class:`evals.progress.ProgressLines`: nohup, Slurm, CI see progress while the run goes)."""
+    if console.is_terminal:
+        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                            TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False)
+        tally = Tally()
         bar = progress.add_task("samples", total=todo)
 
         def on_result(r: SampleResult) -> None:
-            mark = r.status if r.status != "ok" else ("correct" if r.score and r.score.correct else "wrong")
-            tally[(r.condition, mark)] += 1
-            right = tally[(r.condition, "correct")]
-            answered = right + tally[(r.condition, "wrong")]  # errors and not-applicable samples are no answers
-            failed = tally[(r.condition, "error")]
-            progress.update(bar, advance=1, description=f"{r.condition:<12} {right}/{answered} right"
-                            + (f", {failed} failed" if failed else ""))
+            tally.add(r)
+            progress.update(bar, advance=1, description=tally.describe(r.condition))
 
+        shown: Any = progress
+    else:
+        shown = ProgressLines(todo, lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True))
+        on_result = shown.update
+    with shown:
         try:
             executor.execute(job, on_result, watch)
         except ExecutorUnavailable as exc:
             console.print(f"error: {exc}")
             raise RunFailed("", EXIT_FAILED) from None
         except RunStopped as exc:
-            progress.stop()
+            if isinstance(shown, Progress):
+                shown.stop()
             print(f"error: {redact(f'run stopped: {exc}')}", file=sys.stderr)
             print(f"completed samples are stored; resume with --resume {run_dir}", file=sys.stderr)
             raise RunFailed("", EXIT_STOPPED) from None

@@ -107,7 +107,8 @@ def ended_status(trace: list[TraceEvent], parsed: Parsed) -> Parsed | None:
 
 
 def _cost(trace: list[TraceEvent], model: str, prices: PriceTable | None) -> float | None:
-    if prices is None:
+    """USD of the trace's model calls (cache hits free); None when the model has no price, even with no call."""
+    if prices is None or prices.price(model) is None:
         return None
     total = 0.0
     for e in trace:

@@ -1,16 +1,20 @@
 """Statistics for comparisons: Wilson intervals, paired bootstrap of a gap (Newcombe's paired score interval where
-the bootstrap has no spread), exact McNemar test, error summaries."""
+the bootstrap has no spread), exact McNemar test and its clustered form for epochs (an exact sign-flip test on
+per-item mean differences), error summaries."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 
 
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """Wilson score 95 % interval of a proportion k/n; (0, 1) when n is 0."""
+def wilson(k: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score 95 % interval of a proportion k/n; (0, 1) when n is 0. ``k`` may be fractional: n items'
+    mean accuracies over epochs summed (the interval then treats the n items as n answers, which is
+    conservative: a mean over epochs varies at most as much as one 0/1 answer)."""
     if n == 0:
         return 0.0, 1.0
     p = k / n
@@ -88,6 +92,42 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
     k = min(a_only, b_only)
     tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
     return min(1.0, 2 * tail)
+
+
+SIGN_FLIP_MAX_CELLS = 300_000_000
+"""Bound of the exact sign-flip computation (items × distribution width); past it a seeded Monte Carlo."""
+
+
+def sign_flip_p(diffs: Sequence[Fraction], resamples: int = 100_000, seed: int = 0) -> float:
+    """Two-sided p of the paired sign-flip (randomisation) test of per-item mean differences: the share of the
+    2^n sign patterns whose |sum| is at least the observed |sum| (items with no difference drop out).
+
+    With each item's epochs averaged first this is the clustered form of McNemar's test: when every difference
+    is −1, 0 or +1 (one epoch, or epochs that all agree) it is exactly :func:`mcnemar_exact` on the discordant
+    items. Otherwise the differences, exact fractions, are put on one integer grid and the distribution of the
+    sum is built item by item; when that would pass :data:`SIGN_FLIP_MAX_CELLS` the p is estimated from
+    ``resamples`` seeded random sign patterns instead."""
+    nonzero = [d for d in diffs if d != 0]
+    if all(abs(d) == 1 for d in nonzero):
+        return mcnemar_exact(sum(1 for d in nonzero if d < 0), sum(1 for d in nonzero if d > 0))
+    scale = math.lcm(*(d.denominator for d in nonzero))
+    steps = [abs(int(d * scale)) for d in nonzero]
+    observed = abs(sum(int(d * scale) for d in nonzero))
+    width = sum(steps)
+    if len(steps) * (2 * width + 1) > SIGN_FLIP_MAX_CELLS:
+        rng = np.random.default_rng(seed)
+        z = np.asarray(steps, dtype=float)
+        hits, chunk = 0, max(1, 2_000_000 // z.size)  # bound memory: at most ~2M signs at once
+        for start in range(0, resamples, chunk):
+            signs = rng.choice((-1.0, 1.0), size=(min(chunk, resamples - start), z.size))
+            hits += int(np.count_nonzero(np.abs(signs @ z) >= observed))
+        return (1 + hits) / (resamples + 1)
+    dist = np.zeros(2 * width + 1)  # index i: sum i − width
+    dist[width] = 1.0
+    for step in steps:
+        dist = 0.5 * (np.roll(dist, step) + np.roll(dist, -step))  # no wrap-around: |sum| never exceeds width
+    sums = np.abs(np.arange(-width, width + 1))
+    return min(1.0, float(dist[sums >= observed].sum()))
 
 
 def error_summary(errors: Sequence[float]) -> dict[str, float] | None:

@@ -249,7 +249,9 @@ def breakdown_tables(summary: Summary, open_all: bool = False) -> Safe:
 NOTES = ("n: samples the model answered; samples whose model call failed (errors) are left out of accuracy, the "
          "gap and McNemar. Answer statuses: answered (one answer, creditable), hedged (several candidates), unparsed "
          "(no answer found), refused. Accuracy intervals: Wilson 95 %. Gaps: paired on the same sample ids answered "
-         "in both conditions, percentile bootstrap (2,000 resamples); p: exact McNemar on the discordant pairs.")
+         "in both conditions, percentile bootstrap (2,000 resamples); p: exact McNemar on the discordant pairs. "
+         "With epochs, each sample's epochs are averaged first: intervals, p and n are over samples (p: the exact "
+         "sign-flip test on per-sample differences, McNemar when the epochs agree).")
 
 
 def run_head(run: RunHandle, link: Linker, meta: dict[str, Any] | None = None) -> Safe:

@@ -40,7 +40,7 @@ def test_output_tokens_per_sample_and_truncated_share_per_condition(tmp_path: Pa
     assert tools["output_tokens_per_sample"] == {"mean": 731.0, "median": 662.0} and tools["truncated_share"] == 0.25
     table = render_table(compare(RESULTS, ["intrinsic", "tools"]), ["intrinsic", "tools"])
     headers = [c.header for c in table.columns]
-    assert table.columns[headers.index("out tokens/sample mean (median)")]._cells == ["355 (512) / 731 (662)"]
+    assert table.columns[headers.index("out tokens mean (median)")]._cells == ["355 (512) / 731 (662)"]
     assert table.columns[headers.index("truncated %")]._cells == ["66.7 / 25.0"]
 
 

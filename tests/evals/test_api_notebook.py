@@ -1,0 +1,73 @@
+"""evals.api in a real Jupyter kernel (nbclient + ipykernel): a cell runs a comparison while the kernel's event
+loop is running, with a LangChain chat model object (the scripted model: no real model runs) and with a
+``provider/name`` string, and reads the run back as a DataFrame in one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CELLS = [
+    f"import sys; sys.path.insert(0, {str(ROOT)!r})",
+    """
+import asyncio, json
+from langchain_core.messages import AIMessage, ToolMessage
+from agents.scripted import ScriptedChatModel
+from evals import api
+
+def policy(messages, tools):
+    if "distance_km" in tools and not any(isinstance(m, ToolMessage) for m in messages):
+        return AIMessage("", tool_calls=[{"name": "distance_km", "id": "c1",
+                                          "args": {"lat1": 0.0, "lon1": 0.0, "lat2": 0.0, "lon2": 1.0}}])
+    return "FINAL ANSWER: 111.2 km"
+
+loop_running = asyncio.get_running_loop().is_running()  # the kernel's own loop: asyncio.run() would refuse
+""",
+    """
+result = api.run(ScriptedChatModel(script=policy), tasks="gpsbench.distance", limit=2, epochs=2, output=OUT + "/obj")
+df = api.read_run(result.run_dir)
+gap = result.overall.gap["tools"]
+print(json.dumps({"loop": loop_running, "model": result.spec.model, "cache": result.spec.cache,
+                  "complete": result.complete, "rows": len(df), "columns": list(df.columns)[:8],
+                  "conditions": sorted(set(df["condition"])), "statuses": sorted(set(df["status"])),
+                  "tool_calls": int(df[df["condition"] == "tools"]["tool_calls"].sum()),
+                  "n_paired": gap["n_paired"], "epochs": gap["epochs"], "table": "gpsbench.distance" in result.table,
+                  "files": sorted(p.name for p in result.run_dir.iterdir())}))
+""",
+    """
+named = api.run("scripted/tests.evals.test_compare_cli:tool_then_answer", tasks="gpsbench.distance", limit=1,
+                conditions=["intrinsic"], output=OUT + "/named")
+try:
+    api.run(ScriptedChatModel(script=policy), tasks="gpsbench.nope", output=OUT + "/bad")
+    bad = None
+except api.RunError as exc:
+    bad = [exc.code, str(exc)[:40]]
+print(json.dumps({"named": named.spec.model, "rows": len(api.read_run(named.run_dir)), "bad": bad}))
+""",
+]
+
+
+def test_api_runs_in_a_real_jupyter_kernel(tmp_path: Path) -> None:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(f"OUT = {str(tmp_path)!r}")] + [nbformat.v4.new_code_cell(c) for c in CELLS]
+    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}})
+    client.execute()
+    first = json.loads(nb.cells[3].outputs[-1]["text"])
+    assert first["loop"] is True and first["model"] == "python/ScriptedChatModel" and first["cache"] is False
+    assert first["complete"] and first["rows"] == 8  # 2 samples × 2 conditions × 2 epochs
+    assert first["columns"][:7] == ["run_id", "sample_id", "task", "condition", "epoch", "model", "status"]
+    assert first["conditions"] == ["intrinsic", "tools"] and first["statuses"] == ["ok"]
+    assert first["tool_calls"] == 4  # the tools condition called distance_km once per sample and epoch
+    assert first["n_paired"] == 2 and first["epochs"] == 2  # items, each item's 2 epochs averaged
+    assert first["table"] and {"results.json", "report.html", "results.csv", "run.sqlite"} <= set(first["files"])
+    second = json.loads(nb.cells[4].outputs[-1]["text"])
+    assert second["named"] == "scripted/tests.evals.test_compare_cli:tool_then_answer" and second["rows"] == 1
+    assert second["bad"][0] == 2 and second["bad"][1].startswith("unknown task 'gpsbench.nope'")
