@@ -120,9 +120,9 @@ def body_retry_delay(exc: BaseException) -> float | None:
         error = body.get("error", body) if isinstance(body, dict) else None
         details = error.get("details") if isinstance(error, dict) else None
         for d in details if isinstance(details, list) else []:
-            if isinstance(d, dict) and str(d.get("@type", "")).endswith("google.rpc.RetryInfo"):
-                if (delay := _duration_s(d.get("retryDelay"))) is not None:
-                    return delay
+            is_retry_info = isinstance(d, dict) and str(d.get("@type", "")).endswith("google.rpc.RetryInfo")
+            if is_retry_info and (delay := _duration_s(d.get("retryDelay"))) is not None:
+                return delay
     return None
 
 

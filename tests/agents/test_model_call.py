@@ -7,8 +7,8 @@ import asyncio
 import json
 import random
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from email.utils import format_datetime
+from pathlib import Path
 
 import httpx
 import openai

@@ -74,8 +74,8 @@ def test_cache_key_names_what_is_sent_and_tasks_get_their_own_endpoint() -> None
     assert cache_identity(s, 0, {}, short) != cache_identity(s, 0, {}, long)
     assert cache_identity(s, 0, {}, long)["generation"] == {"max_completion_tokens": 50, "temperature": 0.0}
     endpoint = SpecEndpointFactory(s, "http://127.0.0.1:9/v1")(0)
-    assert getattr(endpoint.per_task[TRAJECTORY].model, "max_tokens") == 50
-    assert getattr(endpoint.per_task["stbench.direction.completion"].model, "max_tokens") == 15
+    assert endpoint.per_task[TRAJECTORY].model.max_tokens == 50
+    assert endpoint.per_task["stbench.direction.completion"].model.max_tokens == 15
 
 
 def test_unknown_price_is_a_warning_at_the_start() -> None:
