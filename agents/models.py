@@ -7,8 +7,9 @@ running vLLM server given by base URL). Keys come from the usual
 environment variables and are never stored.
 
 Keys go only where they belong: ``OPENAI_API_KEY`` is sent to the OpenAI API (``openai/`` without a base URL,
-or a base URL on ``api.openai.com``) and to no other server unless the user names the variable that holds the
-key for ``--base-url`` (``api_key_env``). A plain-``http`` base URL that is not loopback is flagged by
+or a base URL on ``api.openai.com``), ``ANTHROPIC_API_KEY`` to ``api.anthropic.com`` and ``GOOGLE_API_KEY`` to
+``generativelanguage.googleapis.com``, and to no other server unless the user names the variable that holds the
+key for ``--base-url`` (``api_key_env``; :meth:`agents.providers.Provider.api_key`). A plain-``http`` base URL that is not loopback is flagged by
 :func:`insecure_url` (prompts and keys would cross the network unencrypted). Replies of OpenAI-compatible
 providers are capped at ``max_reply_bytes`` (:mod:`agents.http_pool`).
 """

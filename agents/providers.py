@@ -76,7 +76,8 @@ class Provider:
     default_key: ClassVar[str | None] = "not-needed"  # None: the SDK reads its usual environment variable
     # the API host the SDK's own key variable may go to; another base URL gets no key unless --api-key-env names one
     home_host: ClassVar[str | None] = None
-    base_url_ok: ClassVar[bool] = True  # False: --base-url is refused (one line) rather than ignored
+    # set: --base-url is refused with this line rather than ignored
+    base_url_refusal: ClassVar[str | None] = None
     # what its LangChain model's bind_tools(tool_choice=...) takes to force a tool call; None: it cannot force one
     forced_tool_choice: ClassVar[str | None] = None
 
@@ -84,8 +85,8 @@ class Provider:
         """Raise ValueError (one line) for a model this provider cannot run as configured."""
         if self.requires_base_url and not base_url:
             raise ValueError(f"{self.name}/ models need --base-url http://host:port/v1")
-        if base_url and not self.base_url_ok:
-            raise ValueError(f"{self.name}/ models take no --base-url")
+        if base_url and self.base_url_refusal:
+            raise ValueError(self.base_url_refusal)
 
     def api_key(self, base_url: str | None, api_key_env: str | None) -> str | None:
         """The key to send: the variable named by ``api_key_env`` if given; else, for a base URL off the
@@ -248,6 +249,8 @@ class Local(OpenAICompatible):
     base_url_hint = "the embedded server is started by evals.compare"
     requires_base_url = False
     default_key = "local"
+    base_url_refusal = ("local/ models run on the embedded server geogap starts, so --base-url would be ignored; "
+                        "for a running llama.cpp server use openai-compatible/NAME --base-url URL")
 
     @contextmanager
     def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,

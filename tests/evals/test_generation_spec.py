@@ -94,3 +94,10 @@ def test_vllm_args_are_split_and_only_for_vllm(tmp_path) -> None:
     config.write_text('vllm-args = "--tensor-parallel-size 2"\n')
     with pytest.raises(UsageError, match="must be a list of strings"):
         load_config(config)
+
+
+def test_base_url_is_never_silently_ignored() -> None:
+    with pytest.raises(UsageError, match="local/ models run on the embedded server.*openai-compatible/"):
+        spec(model="local/qwen2.5-coder-1.5b", tasks="gpsbench.distance", base_url="http://127.0.0.1:8080/v1")
+    google = spec(model="google/gemini-2.5-flash", tasks="gpsbench.distance", base_url="http://127.0.0.1:8080")
+    assert google.base_url == "http://127.0.0.1:8080"  # honoured: the recorded-reply tests call it
