@@ -112,11 +112,15 @@ def _main(argv: list[str] | None = None) -> int:
             return fail(str(exc), EXIT_FAILED)
         if cfg.compare_paper and not cfg.suite and cfg.resume is None:
             raise UsageError("--compare-paper needs --suite (the published figures are a paper's)")
-        vllm_args = serve_args(cfg.vllm_args, cfg.model)
         run = prepare(cfg)
         if cfg.compare_paper and not run.spec.suite:
             run.store.close()
             raise UsageError("--compare-paper needs --suite (the published figures are a paper's)")
+        try:
+            vllm_args = serve_args(cfg.vllm_args, run.spec.model, run.spec.base_url)
+        except UsageError:
+            run.store.close()
+            raise
     except UsageError as exc:
         return fail(str(exc), EXIT_USAGE)
     except SampleBuildError as exc:

@@ -156,11 +156,13 @@ def resolve_generation(cfg: RunSettings, tasks: list[str], conditions: list[str]
     return generation
 
 
-def serve_args(values: list[str] | None, model: str) -> list[str]:
-    """``--vllm-arg`` values, each split like a shell line; raises UsageError (also for a model vllm does not
-    serve: the arguments would be ignored)."""
+def serve_args(values: list[str] | None, model: str, base_url: str | None = None) -> list[str]:
+    """``--vllm-arg`` values, each split like a shell line; raises UsageError where they would be ignored (a model
+    vllm does not serve, or a running server given by --base-url)."""
     if values and not model.startswith("vllm/"):
         raise UsageError(f"--vllm-arg applies to vllm/ models (vllm serve), not {model}")
+    if values and base_url:
+        raise UsageError("--vllm-arg applies to a vllm serve geogap starts, not to a running server (--base-url)")
     try:
         return [arg for value in values or [] for arg in shlex.split(value)]
     except ValueError as exc:

@@ -88,6 +88,10 @@ def test_vllm_args_are_split_and_only_for_vllm(tmp_path) -> None:
         "--max-model-len", "32768", "--enforce-eager"]
     with pytest.raises(UsageError, match="--vllm-arg applies to vllm/ models"):
         serve_args(["--enforce-eager"], "openai/gpt-4o")
+    with pytest.raises(UsageError, match="not to a running server"):
+        serve_args(["--enforce-eager"], "vllm/Qwen/Qwen3-8B", "http://gpu:8000/v1")
+    with pytest.raises(UsageError, match="--vllm-arg: No closing quotation"):
+        serve_args(["--chat-template 'x"], "vllm/Qwen/Qwen3-8B")
     config = tmp_path / "run.toml"
     config.write_text('vllm-args = ["--tensor-parallel-size", "2"]\n')
     assert load_config(config) == {"vllm_args": ["--tensor-parallel-size", "2"]}
