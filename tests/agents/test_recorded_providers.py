@@ -55,6 +55,8 @@ class Replay:
                 self.wfile.write(data)
 
         self.server = LoopbackServer(Handler)
+        # a client closing its kept-alive connection is not an error of the stand-in
+        self.server.httpd.handle_error = lambda request, client_address: None  # type: ignore[method-assign]
 
     def __enter__(self) -> Replay:
         self.server.__enter__()
@@ -173,3 +175,24 @@ def test_open_reasoning_model_keeps_reasoning_out_of_the_answer() -> None:
     assert api.requests[0]["body"]["max_completion_tokens"] == 512 + REASONING_ALLOWANCE
     assert text_of(reply).startswith("Hello! 😊") and "Okay, the user" not in text_of(reply)
     assert to_dict(reply)["reasoning"].startswith("Okay, the user said")  # kept for the trace
+
+
+def test_a_reasoning_model_runs_end_to_end_and_its_run_records_what_was_sent(tmp_path: Path,
+                                                                              capsys: pytest.CaptureFixture[str],
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from evals.compare import main
+
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
+    with Replay("openai_gpt-5.json") as api:
+        rc = main(["--model", "openai/gpt-5", "--base-url", api.server.url, "--tasks", "gpsbench.distance",
+                   "--limit", "1", "--condition", "intrinsic", "--output", str(tmp_path / "run")])
+    err = " ".join(capsys.readouterr().err.split())
+    assert rc == 0 and len(api.requests) == 1
+    body = api.requests[0]["body"]
+    assert body["max_completion_tokens"] == 512 + REASONING_ALLOWANCE and "temperature" not in body
+    assert f"generation: max_completion_tokens {512 + REASONING_ALLOWANCE} [openai-reasoning]" in err
+    assert "temperature 0 (geogap's default) not sent" in err
+    spec = json.loads((tmp_path / "run" / "results.json").read_text())["meta"]["spec"]
+    protocol = spec["generation"]["gpsbench.distance"]
+    assert protocol["sent"] == {"max_completion_tokens": 512 + REASONING_ALLOWANCE} and protocol["temperature"] is None
+    assert spec["cache"] is False  # sampled at the model's own temperature: no cached replies by default
