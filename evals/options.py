@@ -82,7 +82,7 @@ class RunSettings(BaseModel):
     max_reply_bytes: int = option(DEFAULT_MAX_REPLY_BYTES, "cap of one model reply body in bytes; a longer reply "
                                   "fails its call, recorded in the trace", role="operational")
     api_key_env: str | None = option(None, "environment variable holding the key sent to --base-url "
-                                     "(OPENAI_API_KEY is sent only to the OpenAI API unless named here)",
+                                     "(OPENAI_API_KEY, ANTHROPIC_API_KEY and GOOGLE_API_KEY go only to their own APIs unless named here)",
                                      role="operational", metavar="NAME")
     call_timeout_s: float = option(_GENERATION.timeout_s, "seconds per model-call attempt; a timeout is retried",
                                    role="operational", flags=("--call-timeout",))
