@@ -52,7 +52,7 @@ class ProtocolError(ValueError):
 @dataclass(frozen=True)
 class Asked:
     """Generation settings asked by one source; None: not asked (the next source or the model decides).
-    ``source`` names where they come from, for notes ("--max-tokens" flags or "the GPSBench protocol")."""
+    ``source`` says where they come from (its part before a colon names it in notes: "GPSBench App. D")."""
 
     max_tokens: int | None = None
     temperature: float | None = None
@@ -127,7 +127,8 @@ def resolve_protocol(provider: str, name: str, flags: Asked = Asked(), defaults:
     model = f"{provider}/{name}"
     answer, _ = _pick(flags.max_tokens, defaults.max_tokens, DEFAULT_ANSWER_TOKENS)
     temperature, temp_flag = _pick(flags.temperature, defaults.temperature, DEFAULT_TEMPERATURE)
-    temp_source = "--temperature" if temp_flag else (defaults.source if defaults.temperature is not None
+    origin = defaults.source.split(":")[0]  # "GPSBench App. D" of "GPSBench App. D: temperature 0, ..."
+    temp_source = "--temperature" if temp_flag else (origin if defaults.temperature is not None
                                                       else "geogap's default")
     effort, effort_flag = _pick(flags.reasoning_effort, defaults.reasoning_effort, None)
     budget, budget_flag = _pick(flags.thinking_budget, defaults.thinking_budget, None)
@@ -162,8 +163,7 @@ def resolve_protocol(provider: str, name: str, flags: Asked = Asked(), defaults:
             if budget is not None and budget == 0 and "pro" in name.lower():
                 if budget_flag:
                     raise refuse("Gemini 2.5 Pro cannot turn thinking off (--thinking-budget 128 or more)")
-                notes.append(f"thinking budget 0 ({defaults.source}) not sent: Gemini 2.5 Pro cannot turn "
-                             "thinking off")
+                notes.append(f"thinking budget 0 ({origin}) not sent: Gemini 2.5 Pro cannot turn thinking off")
                 budget = None
             budget = REASONING_ALLOWANCE if budget is None or budget < 0 else budget
         else:
