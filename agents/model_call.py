@@ -180,8 +180,11 @@ def classify(exc: BaseException) -> Failure:
         return Failure(True, f"server_error_{status}", retry_after(exc))
     if status is not None and status >= 400:
         return Failure(False, f"http_{status}")
-    if names & {"APIConnectionError", "ConnectError", "ReadError", "RemoteProtocolError", "TransportError"} or \
-            isinstance(exc, ConnectionError):
+    # httpx (OpenAI, Anthropic) and aiohttp (google-genai's async client) connection errors, or an OS-level
+    # ConnectionError anywhere in the cause chain
+    if names & {"APIConnectionError", "ConnectError", "ReadError", "RemoteProtocolError", "TransportError",
+                "ClientConnectorError", "ServerDisconnectedError"} or \
+            any(isinstance(e, ConnectionError) for e in _chain(exc)):
         return Failure(True, "connection")
     return Failure(False, type(exc).__name__)
 

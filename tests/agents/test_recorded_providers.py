@@ -196,3 +196,15 @@ def test_a_reasoning_model_runs_end_to_end_and_its_run_records_what_was_sent(tmp
     protocol = spec["generation"]["gpsbench.distance"]
     assert protocol["sent"] == {"max_completion_tokens": 512 + REASONING_ALLOWANCE} and protocol["temperature"] is None
     assert spec["cache"] is False  # sampled at the model's own temperature: no cached replies by default
+
+
+def test_an_unreachable_gemini_endpoint_is_a_connection_failure() -> None:
+    """google-genai's async client fails with aiohttp's error: it must count as a connection failure, so that a
+    run against a dead endpoint stops after a few samples instead of failing every one."""
+    from agents.model_call import classify
+    from agents.server_process import free_port
+
+    endpoint = SpecEndpointFactory(spec_for("google/gemini-2.5-pro"), f"http://127.0.0.1:{free_port()}")(0)
+    with pytest.raises(Exception) as caught:  # noqa: PT011 - whatever the SDK raises is what is classified
+        asyncio.run(endpoint.model.ainvoke([HumanMessage("hi")]))
+    assert classify(caught.value).label == "connection"
