@@ -38,6 +38,8 @@ def to_dict(message: BaseMessage) -> dict[str, Any]:
     d: dict[str, Any] = {"role": message.type, "content": text_of(message)}
     if isinstance(message, AIMessage) and message.tool_calls:
         d["tool_calls"] = [{"id": c.get("id"), "name": c["name"], "args": c["args"]} for c in message.tool_calls]
+    if isinstance(message, AIMessage) and (reasoning := message.additional_kwargs.get("reasoning_content")):
+        d["reasoning"] = reasoning  # kept for the trace; never part of the answer text
     if isinstance(message, AIMessage) and message.invalid_tool_calls:
         d["invalid_tool_calls"] = [dict(c) for c in message.invalid_tool_calls]
     if isinstance(message, ToolMessage):

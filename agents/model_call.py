@@ -2,8 +2,11 @@
 
 Retries: rate limits (HTTP 429), server errors (5xx, 408), timeouts, dropped connections and unreadable
 (truncated) response bodies are retried with exponential backoff and full jitter; a ``Retry-After`` /
-``retry-after-ms`` header is honoured (capped). Other errors (400, 401, 404, a model that raises) fail at
-once. LangChain's own ``max_retries`` should be 0 so every attempt is ours and visible: the trace event of a
+``retry-after-ms`` header, or the ``retryDelay`` of a ``google.rpc.RetryInfo`` in the error body (Gemini), is
+honoured (capped). Other errors (400, 401, 404, a model that raises) fail at once. Errors are classified by the
+HTTP status code found on the exception or any exception it was raised from (``status_code``, ``code``,
+``response.status_code``: the OpenAI, Anthropic and google-genai SDKs, and LangChain's wrappers of them), not by
+the class name. LangChain's own ``max_retries`` should be 0 so every attempt is ours and visible: the trace event of a
 call carries ``retries`` and ``retry_errors``.
 
 Limits: ``RetryPolicy.attempt_timeout_s`` bounds each attempt's total wall clock (HTTP read timeouts bound only
@@ -73,16 +76,68 @@ def _mro_names(exc: BaseException) -> set[str]:
     return {c.__name__ for c in type(exc).__mro__}
 
 
-def _status(exc: BaseException) -> int | None:
+def _own_status(exc: BaseException) -> int | None:
     for value in (getattr(exc, "status_code", None), getattr(getattr(exc, "response", None), "status_code", None),
                   getattr(exc, "code", None)):
-        if isinstance(value, int) and 100 <= value < 600:
+        if isinstance(value, int) and not isinstance(value, bool) and 100 <= value < 600:
             return value
     return None
 
 
+def http_status(exc: BaseException) -> int | None:
+    """The HTTP status of a failed call: on the exception or the first exception of its cause chain that has one
+    (LangChain's Google wrapper raises its own error from google-genai's, which carries the code)."""
+    return next((s for e in _chain(exc) if (s := _own_status(e)) is not None), None)
+
+
+def _duration_s(text: Any) -> float | None:
+    """A protobuf Duration in JSON (``"41s"``, ``"0.5s"``) in seconds."""
+    if isinstance(text, str) and text.endswith("s"):
+        try:
+            return max(0.0, float(text[:-1]))
+        except ValueError:
+            return None
+    return None
+
+
+def _error_body(exc: BaseException) -> Any:
+    """The parsed JSON error body: google-genai's ``details``, the SDKs' ``body``, or the response's JSON."""
+    for attr in ("details", "body"):
+        value = getattr(exc, attr, None)
+        if isinstance(value, (dict, list)):
+            return value
+    response = getattr(exc, "response", None)
+    try:
+        return response.json() if response is not None and hasattr(response, "json") else None
+    except Exception:  # noqa: BLE001 - an unreadable or non-JSON body has no delay to give
+        return None
+
+
+def body_retry_delay(exc: BaseException) -> float | None:
+    """Seconds from a ``google.rpc.RetryInfo`` detail (``retryDelay``) in the error body of ``exc`` or of an
+    exception it was raised from (Gemini's 429 and 503 carry it)."""
+    for e in _chain(exc):
+        body = _error_body(e)
+        body = body[0] if isinstance(body, list) and body else body
+        error = body.get("error", body) if isinstance(body, dict) else None
+        details = error.get("details") if isinstance(error, dict) else None
+        for d in details if isinstance(details, list) else []:
+            is_retry_info = isinstance(d, dict) and str(d.get("@type", "")).endswith("google.rpc.RetryInfo")
+            if is_retry_info and (delay := _duration_s(d.get("retryDelay"))) is not None:
+                return delay
+    return None
+
+
 def retry_after(exc: BaseException) -> float | None:
-    """Seconds the server asked us to wait (``retry-after-ms`` or ``Retry-After`` in seconds or as a date)."""
+    """Seconds the server asked us to wait: ``retry-after-ms`` or ``Retry-After`` (seconds or a date) on the
+    response of ``exc`` or of an exception it was raised from, else a RetryInfo in the error body."""
+    for e in _chain(exc):
+        if (delay := _header_delay(e)) is not None:
+            return delay
+    return body_retry_delay(exc)
+
+
+def _header_delay(exc: BaseException) -> float | None:
     headers = getattr(getattr(exc, "response", None), "headers", None)
     if not headers:
         return None
@@ -111,23 +166,27 @@ def _chain(exc: BaseException) -> list[BaseException]:
 
 
 def classify(exc: BaseException) -> Failure:
-    """Decide whether a failed call is worth retrying (works across the OpenAI, Anthropic and Google SDKs)."""
+    """Decide whether a failed call is worth retrying (works across the OpenAI, Anthropic and Google SDKs): by
+    its HTTP status where it has one; timeouts, connection errors and cut bodies otherwise."""
     if any(isinstance(e, ReplyTooLarge) for e in _chain(exc)):  # SDKs wrap it as a connection error
         return Failure(False, "reply_too_large")
     names = _mro_names(exc)
-    status = _status(exc)
+    status = http_status(exc)
     if isinstance(exc, TimeoutError) or any("Timeout" in n for n in names):
         return Failure(True, "timeout")
     if isinstance(exc, json.JSONDecodeError):  # a body cut short (some SDKs attach the 200 response to it)
         return Failure(True, "bad_response")
-    if status == 429 or "RateLimitError" in names:
+    if status == 429:
         return Failure(True, "rate_limit", retry_after(exc))
     if status is not None and (status >= 500 or status == 408):
         return Failure(True, f"server_error_{status}", retry_after(exc))
     if status is not None and status >= 400:
         return Failure(False, f"http_{status}")
-    if names & {"APIConnectionError", "ConnectError", "ReadError", "RemoteProtocolError", "TransportError"} or \
-            isinstance(exc, ConnectionError):
+    # httpx (OpenAI, Anthropic) and aiohttp (google-genai's async client) connection errors, or an OS-level
+    # ConnectionError anywhere in the cause chain
+    if names & {"APIConnectionError", "ConnectError", "ReadError", "RemoteProtocolError", "TransportError",
+                "ClientConnectorError", "ServerDisconnectedError"} or \
+            any(isinstance(e, ConnectionError) for e in _chain(exc)):
         return Failure(True, "connection")
     return Failure(False, type(exc).__name__)
 

@@ -7,8 +7,9 @@ running vLLM server given by base URL). Keys come from the usual
 environment variables and are never stored.
 
 Keys go only where they belong: ``OPENAI_API_KEY`` is sent to the OpenAI API (``openai/`` without a base URL,
-or a base URL on ``api.openai.com``) and to no other server unless the user names the variable that holds the
-key for ``--base-url`` (``api_key_env``). A plain-``http`` base URL that is not loopback is flagged by
+or a base URL on ``api.openai.com``), ``ANTHROPIC_API_KEY`` to ``api.anthropic.com`` and ``GOOGLE_API_KEY`` to
+``generativelanguage.googleapis.com``, and to no other server unless the user names the variable that holds the
+key for ``--base-url`` (``api_key_env``; :meth:`agents.providers.Provider.api_key`). A plain-``http`` base URL that is not loopback is flagged by
 :func:`insecure_url` (prompts and keys would cross the network unencrypted). Replies of OpenAI-compatible
 providers are capped at ``max_reply_bytes`` (:mod:`agents.http_pool`).
 """
@@ -45,6 +46,8 @@ POOL_LIMITS = httpx.Limits(max_connections=1000, max_keepalive_connections=100, 
 
 
 OPENAI_HOST = "api.openai.com"
+ANTHROPIC_HOST = "api.anthropic.com"
+GOOGLE_HOST = "generativelanguage.googleapis.com"
 
 
 def host_of(url: str) -> str:
@@ -103,12 +106,19 @@ def parse_model(spec: str) -> ModelSpec:
 
 @dataclass(frozen=True)
 class GenerationSettings:
-    """Settings sent with every call; part of the cache key."""
+    """Settings sent with every call (a resolved :class:`agents.protocol.GenerationProtocol` gives them for a run).
 
-    temperature: float = 0.0
+    ``max_tokens`` is the output cap sent (each provider's own parameter); ``temperature`` None sends none (the
+    model's own); ``reasoning_effort`` (OpenAI-style ``reasoning_effort``), ``thinking_budget`` (Gemini
+    ``thinking_budget``, Claude ``budget_tokens``) and ``thinking_level`` (Gemini 3) are sent when set."""
+
+    temperature: float | None = 0.0
     max_tokens: int = 512
     timeout_s: float = 300.0
     seed: int | None = 0
+    reasoning_effort: str | None = None
+    thinking_budget: int | None = None
+    thinking_level: str | None = None
 
 
 def _fix_llama_request(request: httpx.Request) -> httpx.Request:
@@ -182,6 +192,25 @@ def _split_non_object_calls(data: dict[str, Any]) -> dict[int, list[InvalidToolC
     return bad
 
 
+def _split_reasoning(data: dict[str, Any]) -> dict[int, str]:
+    """Per choice index, the reasoning of a chat completion, taken out of the answer: a server's
+    ``reasoning_content`` / ``reasoning`` field (vLLM's reasoning parsers, DeepSeek), or text up to a closing
+    ``</think>`` left in ``content`` by a server without one (moved out of ``content``). ChatOpenAI drops both
+    fields; kept, they go to the trace and never to the answer parser."""
+    out: dict[int, str] = {}
+    for i, choice in enumerate(data.get("choices") or []):
+        message = choice.get("message") or {}
+        text = message.get("reasoning_content") or message.get("reasoning")
+        content = message.get("content")
+        if isinstance(content, str) and "</think>" in content:
+            head, _, tail = content.rpartition("</think>")
+            message["content"] = tail.lstrip()
+            text = "\n".join(t for t in (text, head.replace("<think>", "", 1).strip()) if t)
+        if isinstance(text, str) and text:
+            out[i] = text
+    return out
+
+
 @functools.cache
 def chat_openai_class() -> type[ChatOpenAI]:
     from langchain_openai import ChatOpenAI
@@ -193,9 +222,12 @@ def chat_openai_class() -> type[ChatOpenAI]:
         def _create_chat_result(self, response: Any, generation_info: dict[str, Any] | None = None) -> Any:
             data = response if isinstance(response, dict) else response.model_dump()
             bad = _split_non_object_calls(data)
-            if not bad:
+            reasoning = _split_reasoning(data)
+            if not bad and not reasoning:
                 return super()._create_chat_result(response, generation_info)
             result = super()._create_chat_result(data, generation_info)
+            for i, text in reasoning.items():
+                result.generations[i].message.additional_kwargs["reasoning_content"] = text
             for i, calls in bad.items():
                 message = result.generations[i].message
                 assert isinstance(message, AIMessage), "ChatOpenAI replies are AI messages"

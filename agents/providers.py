@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +22,8 @@ import httpx
 from langchain_core.language_models import BaseChatModel
 
 from agents.models import (
+    ANTHROPIC_HOST,
+    GOOGLE_HOST,
     OPENAI_HOST,
     GenerationSettings,
     MissingKeyError,
@@ -30,6 +32,7 @@ from agents.models import (
     http_clients,
     probe_served,
 )
+from agents.protocol import Asked, GenerationProtocol, resolve_protocol
 from agents.secrets import add_secret_env, redact
 from geocore.registry import Registry
 
@@ -71,6 +74,10 @@ class Provider:
     base_url_hint: ClassVar[str | None] = None  # set: calls need a base URL, the hint says how to give one
     requires_base_url: ClassVar[bool] = False  # a run without --base-url is a usage error
     default_key: ClassVar[str | None] = "not-needed"  # None: the SDK reads its usual environment variable
+    # the API host the SDK's own key variable may go to; another base URL gets no key unless --api-key-env names one
+    home_host: ClassVar[str | None] = None
+    # set: --base-url is refused with this line rather than ignored
+    base_url_refusal: ClassVar[str | None] = None
     # what its LangChain model's bind_tools(tool_choice=...) takes to force a tool call; None: it cannot force one
     forced_tool_choice: ClassVar[str | None] = None
 
@@ -78,16 +85,27 @@ class Provider:
         """Raise ValueError (one line) for a model this provider cannot run as configured."""
         if self.requires_base_url and not base_url:
             raise ValueError(f"{self.name}/ models need --base-url http://host:port/v1")
+        if base_url and self.base_url_refusal:
+            raise ValueError(self.base_url_refusal)
 
     def api_key(self, base_url: str | None, api_key_env: str | None) -> str | None:
-        """The key to send: the variable named by ``api_key_env`` if given, else the provider's default."""
+        """The key to send: the variable named by ``api_key_env`` if given; else, for a base URL off the
+        provider's :attr:`home_host`, a placeholder (the SDK's own key variable goes to its API only); else the
+        provider's default."""
         if api_key_env:
             value = os.environ.get(api_key_env)
             if not value:
                 raise MissingKeyError(f"--api-key-env {api_key_env}: that environment variable is not set")
             add_secret_env(api_key_env)  # masked in everything written, whatever the variable's name
             return value
+        if self.home_host and base_url and host_of(base_url) != self.home_host:
+            return "not-needed"
         return self.default_key
+
+    def protocol(self, name: str, flags: Asked, defaults: Asked) -> GenerationProtocol:
+        """The generation protocol this provider sends for ``name`` (:func:`agents.protocol.resolve_protocol`);
+        raises :class:`agents.protocol.ProtocolError` for a flag the model cannot take."""
+        return resolve_protocol(self.name, name, flags, defaults, llama_like=bool(getattr(self, "llama_like", False)))
 
     def chat_model(self, name: str, settings: GenerationSettings, client: ClientOptions,
                    **extra: Any) -> BaseChatModel:
@@ -95,8 +113,9 @@ class Provider:
 
     @contextmanager
     def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,
-              say: Say) -> Iterator[Served]:
-        """Start this provider's server for the run (and stop it after); by default, the given base URL."""
+              say: Say, serve_args: Sequence[str] = ()) -> Iterator[Served]:
+        """Start this provider's server for the run (and stop it after); by default, the given base URL.
+        ``serve_args`` are extra arguments of the server's command line (``vllm serve``)."""
         yield Served(base_url)
 
     def identity(self, name: str, served: Served, *, api_key_env: str | None,
@@ -147,7 +166,8 @@ class OpenAICompatible(Provider):
         # knows only field names
         return chat_openai_class()(  # type: ignore[call-arg]
             model=name, base_url=client.base_url, max_tokens=settings.max_tokens, timeout=settings.timeout_s,
-            seed=settings.seed, temperature=settings.temperature, max_retries=client.max_retries, **_keyed(client),
+            seed=settings.seed, temperature=settings.temperature, reasoning_effort=settings.reasoning_effort,
+            max_retries=client.max_retries, **_keyed(client),
             **http_clients(self.llama_like, client.transport, client.async_transport, client.max_reply_bytes,
                             settings.timeout_s), **extra)
 
@@ -173,12 +193,8 @@ class OpenAI(OpenAICompatible):
     base_url_hint = None
     requires_base_url = False
     llama_like = False
-
-    def api_key(self, base_url: str | None, api_key_env: str | None) -> str | None:
-        """``OPENAI_API_KEY`` (read by the SDK) goes to the OpenAI API only; another base URL gets none."""
-        if api_key_env:
-            return super().api_key(base_url, api_key_env)
-        return "not-needed" if base_url and host_of(base_url) != OPENAI_HOST else None
+    default_key = None  # OPENAI_API_KEY, read by the SDK
+    home_host = OPENAI_HOST
 
 
 register(OpenAICompatible)
@@ -189,12 +205,15 @@ class Anthropic(Provider):
     name = "anthropic"
     description = "Anthropic API (ANTHROPIC_API_KEY)"
     default_key = None
+    home_host = ANTHROPIC_HOST
     forced_tool_choice = "any"
 
     def chat_model(self, name: str, settings: GenerationSettings, client: ClientOptions,
                    **extra: Any) -> BaseChatModel:
         chat = _langchain_class("langchain_anthropic", "ChatAnthropic", self.name)
-        kw = {"base_url": client.base_url} if client.base_url else {}
+        kw: dict[str, Any] = {"base_url": client.base_url} if client.base_url else {}
+        if settings.thinking_budget:
+            kw["thinking"] = {"type": "enabled", "budget_tokens": settings.thinking_budget}
         return chat(model=name, max_tokens=settings.max_tokens, timeout=settings.timeout_s, **kw,
                     temperature=settings.temperature, max_retries=client.max_retries, **_keyed(client), **extra)
 
@@ -202,14 +221,21 @@ class Anthropic(Provider):
 @register
 class Google(Provider):
     name = "google"
-    description = "Google Gemini API (GOOGLE_API_KEY)"
+    description = "Google Gemini API (GOOGLE_API_KEY); --base-url: the API root of a Gemini-compatible endpoint"
     default_key = None
+    home_host = GOOGLE_HOST
     forced_tool_choice = "any"
 
     def chat_model(self, name: str, settings: GenerationSettings, client: ClientOptions,
                    **extra: Any) -> BaseChatModel:
         chat = _langchain_class("langchain_google_genai", "ChatGoogleGenerativeAI", self.name)
-        return chat(model=name, max_output_tokens=settings.max_tokens, timeout=settings.timeout_s,
+        # base_url: google-genai's HttpOptions.base_url (requests go to <base>/v1beta/models/<name>:generateContent)
+        kw: dict[str, Any] = {"base_url": client.base_url} if client.base_url else {}
+        if settings.thinking_budget is not None:
+            kw["thinking_budget"] = settings.thinking_budget
+        if settings.thinking_level is not None:
+            kw["thinking_level"] = settings.thinking_level
+        return chat(model=name, max_output_tokens=settings.max_tokens, timeout=settings.timeout_s, **kw,
                     temperature=settings.temperature, max_retries=client.max_retries, **_keyed(client), **extra)
 
 
@@ -223,10 +249,12 @@ class Local(OpenAICompatible):
     base_url_hint = "the embedded server is started by evals.compare"
     requires_base_url = False
     default_key = "local"
+    base_url_refusal = ("local/ models run on the embedded server geogap starts, so --base-url would be ignored; "
+                        "for a running llama.cpp server use openai-compatible/NAME --base-url URL")
 
     @contextmanager
     def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,
-              say: Say) -> Iterator[Served]:
+              say: Say, serve_args: Sequence[str] = ()) -> Iterator[Served]:
         from agents.local_model import LocalModelServer, LocalModelUnavailable, ModelIntegrityError
 
         say("starting the embedded model server …")
@@ -260,22 +288,24 @@ class Vllm(OpenAICompatible):
 
     @contextmanager
     def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,
-              say: Say) -> Iterator[Served]:
+              say: Say, serve_args: Sequence[str] = ()) -> Iterator[Served]:
         from agents.vllm_server import VllmUnavailable, plan_vllm
 
+        if base_url and serve_args:
+            raise ValueError("--vllm-arg applies to a vllm serve geogap starts, not to --base-url")
         with ExitStack() as stack:
             try:
-                vllm = plan_vllm(name, base_url, tool_call_parser=tool_call_parser)
+                vllm = plan_vllm(name, base_url, tool_call_parser=tool_call_parser, extra_args=serve_args)
                 if vllm is not None:
                     vllm.log_path = log_path
-                    say(f"starting vllm serve {vllm.model} (tool-call parser {vllm.tool_call_parser}) …")
+                    say(f"starting {vllm.launch_line()} …")
                     url = stack.enter_context(vllm).base_url
             except (VllmUnavailable, TimeoutError) as exc:
                 raise ServerUnavailable(str(exc)) from None
             if vllm is None:
                 yield Served(base_url)
             else:
-                yield Served(url, watch=vllm.watch, launch=f"vllm serve --tool-call-parser {vllm.tool_call_parser}")
+                yield Served(url, watch=vllm.watch, launch=vllm.launch_line(with_model=False))
 
 
 @register

@@ -48,6 +48,7 @@ from evals.options import UsageError, add_arguments, resolve
 from evals.prepare import prepare
 from evals.run import EXIT_ERRORS, EXIT_FAILED, EXIT_OK, EXIT_USAGE, RunFailed, answer, report
 from evals.runner import pending_count
+from evals.specs import serve_args, start_lines
 from evals.suites import SUITES
 from tasks.build import SampleBuildError
 
@@ -115,6 +116,11 @@ def _main(argv: list[str] | None = None) -> int:
         if cfg.compare_paper and not run.spec.suite:
             run.store.close()
             raise UsageError("--compare-paper needs --suite (the published figures are a paper's)")
+        try:
+            vllm_args = serve_args(cfg.vllm_args, run.spec.model, run.spec.base_url)
+        except UsageError:
+            run.store.close()
+            raise
     except UsageError as exc:
         return fail(str(exc), EXIT_USAGE)
     except SampleBuildError as exc:
@@ -128,11 +134,14 @@ def _main(argv: list[str] | None = None) -> int:
     total = len(run.work) * len(conditions) * spec.epochs
     console.print(f"run {run.run_id}: {len(run.work)} samples × {len(conditions)} conditions × {spec.epochs} epochs "
                   f"on {spec.model} → {run.run_dir}" + (f" (resuming: {todo} of {total} to do)" if run.resumed else ""))
+    for line in start_lines(spec, run.prices):
+        console.print(line, markup=False, highlight=False)
     t0 = time.time()
     with run.store:
         if todo:
             try:
-                answer(run, conditions, todo, executor, console, tool_call_parser=cfg.tool_call_parser)
+                answer(run, conditions, todo, executor, console, tool_call_parser=cfg.tool_call_parser,
+                       serve_args=vllm_args)
             except RunFailed as exc:
                 return fail(str(exc), exc.code) if str(exc) else exc.code
         failed = report(run, time.time() - t0, out, console, compare_paper=bool(cfg.compare_paper))

@@ -3,22 +3,36 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
 from agents.call_cache import CallCache, max_age_s
 from agents.model_call import ModelCaller
-from agents.models import GenerationSettings, create_chat_model, parse_model
+from agents.models import create_chat_model, parse_model
+from agents.protocol import Asked, GenerationProtocol
 from agents.providers import PROVIDERS
 from evals.records import RunSpec
 from evals.runner import Endpoint, retry_policy
 
 
-def cache_identity(spec: RunSpec, epoch: int, served: dict[str, Any]) -> dict[str, Any]:
-    """What names the model in the cache key (see :mod:`agents.call_cache`): provider/name, the settings sent and
-    ``served``, what the provider says answers (:meth:`agents.providers.Provider.identity`)."""
-    return {"model": spec.model, "temperature": spec.temperature, "max_tokens": spec.max_tokens,
-            "seed": spec.seed + epoch, **served}
+def protocols(spec: RunSpec) -> dict[str, GenerationProtocol]:
+    """The spec's protocol per task; for a spec stored without one, resolved now from its flags."""
+    if spec.generation:
+        return dict(spec.generation)
+    model = parse_model(spec.model)
+    flags = Asked(spec.max_tokens, spec.temperature, spec.reasoning_effort, spec.thinking_budget)
+    resolved = PROVIDERS.get(model.provider).protocol(model.name, flags, Asked())
+    return dict.fromkeys(spec.tasks or ["*"], resolved)
+
+
+def cache_identity(spec: RunSpec, epoch: int, served: dict[str, Any],
+                   protocol: GenerationProtocol | None = None) -> dict[str, Any]:
+    """What names the model in the cache key (see :mod:`agents.call_cache`): provider/name, the generation
+    parameters sent (``protocol.sent``), the seed and ``served``, what the provider says answers
+    (:meth:`agents.providers.Provider.identity`)."""
+    sent = (protocol or next(iter(protocols(spec).values()))).sent
+    return {"model": spec.model, "generation": sent, "seed": spec.seed + epoch, **served}
 
 
 @dataclasses.dataclass
@@ -48,10 +62,9 @@ class SpecEndpointFactory:
             self._cache.close()
             self._cache = None
 
-    def __call__(self, epoch: int) -> Endpoint:
+    def _endpoint(self, epoch: int, protocol: GenerationProtocol) -> Endpoint:
         spec = self.spec
-        settings = GenerationSettings(temperature=spec.temperature, max_tokens=spec.max_tokens,
-                                      timeout_s=min(spec.call_timeout_s, spec.sample_timeout_s), seed=spec.seed + epoch)
+        settings = protocol.settings(timeout_s=min(spec.call_timeout_s, spec.sample_timeout_s), seed=spec.seed + epoch)
         provider = PROVIDERS.get(parse_model(spec.model).provider)
         needs_url = provider.base_url_hint is not None
         model = create_chat_model(spec.model, base_url=self.base_url or ("http://unused.invalid/v1" if needs_url else None),
@@ -59,6 +72,18 @@ class SpecEndpointFactory:
                                   max_reply_bytes=spec.max_reply_bytes)
         cache = self.cache()
         caller = ModelCaller(retry_policy(spec), cache=cache,
-                             identity=cache_identity(spec, epoch, self.served) if cache else None,
+                             identity=cache_identity(spec, epoch, self.served, protocol) if cache else None,
                              cache_max_age_s=max_age_s(spec.model, self.base_url))
-        return Endpoint(model, caller, provider.forced_tool_choice)
+        return Endpoint(model, caller, provider.forced_tool_choice if protocol.forced_tool_choice_ok else None)
+
+    def __call__(self, epoch: int) -> Endpoint:
+        """The epoch's endpoint; tasks whose protocol differs from the first task's get their own."""
+        built: dict[str, Endpoint] = {}
+        per_task: dict[str, Endpoint] = {}
+        for task, protocol in protocols(self.spec).items():
+            key = json.dumps(protocol.model_dump(mode="json"), sort_keys=True)
+            if key not in built:
+                built[key] = self._endpoint(epoch, protocol)
+            per_task[task] = built[key]
+        first = next(iter(built.values()))
+        return dataclasses.replace(first, per_task=per_task)

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agents.http_pool import DEFAULT_MAX_REPLY_BYTES
 from agents.model_call import RetryPolicy
 from agents.models import DEFAULT_MODEL, GenerationSettings
+from agents.protocol import DEFAULT_ANSWER_TOKENS, REASONING_ALLOWANCE
 from agents.tool_agent import AgentLimits
 
 Role = Literal["identity", "operational", "invocation"]
@@ -59,8 +60,19 @@ class RunSettings(BaseModel):
     split: str = option("test", "the split answered", role="identity", choices=["train", "dev", "test"])
     seed: int = option(42, "dataset seed; epoch e sends seed+e to the model", role="identity")
     epochs: int = option(1, "answers per sample and condition", role="identity")
-    temperature: float = option(_GENERATION.temperature, "sampling temperature", role="identity")
-    max_tokens: int = option(_GENERATION.max_tokens, "output tokens per model call", role="identity")
+    temperature: float | None = option(None, "sampling temperature (default 0, or a paper suite's; OpenAI reasoning "
+                                       "models and Claude thinking take only 1)", role="identity")
+    max_tokens: int | None = option(None, f"output tokens for the answer per model call (default "
+                                    f"{DEFAULT_ANSWER_TOKENS}, or a paper suite's; reasoning models get "
+                                    f"{REASONING_ALLOWANCE:,} more for reasoning, or the thinking budget)",
+                                    role="identity")
+    reasoning_effort: str | None = option(None, "reasoning effort: OpenAI reasoning models' reasoning_effort "
+                                          "(minimal, low, medium, high), Gemini 3's thinking_level, sent as "
+                                          "reasoning_effort to OpenAI-compatible servers", role="identity",
+                                          metavar="EFFORT")
+    thinking_budget: int | None = option(None, "thinking tokens: Gemini 2.5's thinking_budget, Claude's extended "
+                                         "thinking budget_tokens (>= 1024; not with tools-required)",
+                                         role="identity", metavar="TOKENS")
     max_steps: int = option(_LIMITS.max_steps, "model calls per sample in the tools condition", role="identity")
     max_tool_calls: int = option(_LIMITS.max_tool_calls, "tool calls per sample", role="identity")
     max_sample_tokens: int | None = option(None, "input+output tokens per sample (default: no cap)",
@@ -70,7 +82,7 @@ class RunSettings(BaseModel):
     max_reply_bytes: int = option(DEFAULT_MAX_REPLY_BYTES, "cap of one model reply body in bytes; a longer reply "
                                   "fails its call, recorded in the trace", role="operational")
     api_key_env: str | None = option(None, "environment variable holding the key sent to --base-url "
-                                     "(OPENAI_API_KEY is sent only to the OpenAI API unless named here)",
+                                     "(OPENAI_API_KEY, ANTHROPIC_API_KEY and GOOGLE_API_KEY go only to their own APIs unless named here)",
                                      role="operational", metavar="NAME")
     call_timeout_s: float = option(_GENERATION.timeout_s, "seconds per model-call attempt; a timeout is retried",
                                    role="operational", flags=("--call-timeout",))
@@ -93,6 +105,10 @@ class RunConfig(RunSettings):
     tool_call_parser: str | None = option(None, "vllm/: vLLM --tool-call-parser (default from the model family: "
                                           "hermes for Qwen2.5/3, llama3_json for Llama 3.x, mistral for Mistral)",
                                           role="invocation")
+    vllm_args: list[str] | None = option(None, "vllm/: more `vllm serve` arguments, repeatable, each split like a "
+                                         "shell line: --vllm-arg '--max-model-len 32768' --vllm-arg="
+                                         "--enforce-eager (TOML: vllm-args = [\"--max-model-len\", \"32768\"])",
+                                         role="invocation", flags=("--vllm-arg",), metavar="ARGS")
     max_connections: int | None = option(None, "concurrent samples (default: the provider's, 1 local, 8 remote)",
                                          role="operational")
     cache: bool | None = option(None, "use the model-call cache even at temperature > 0", role="operational")
@@ -140,6 +156,8 @@ def kind_of(name: str) -> type:
     annotation = RunConfig.model_fields[name].annotation
     if get_origin(annotation) in (Union, types.UnionType):
         annotation = next(a for a in get_args(annotation) if a is not type(None))
+    if get_origin(annotation) is list:
+        return list
     assert isinstance(annotation, type)
     return annotation
 
@@ -162,6 +180,9 @@ def add_arguments(parser: argparse.ArgumentParser, choices: dict[str, list[str]]
                                help="use the model-call cache even at temperature > 0")
         elif kind is bool:
             parser.add_argument(*flags_of(name), dest=name, action="store_true", default=None, help=text)
+        elif kind is list:
+            parser.add_argument(*flags_of(name), dest=name, action="append", default=None, help=text,
+                                **meta["argparse"])
         else:
             extra = {**meta["argparse"], **({"choices": choices[name]} if name in choices else {})}
             if "choices" not in extra:  # the flag's name, not the field's (--sample-timeout SAMPLE_TIMEOUT)
@@ -195,6 +216,11 @@ def load_config(path: Path) -> dict[str, Any]:
             valid = ", ".join(flags_of(n)[0].lstrip("-") for n in RunConfig.model_fields if _meta(n)["config"])
             raise UsageError(f"unknown option {raw_key!r} in {path}; valid options: {valid}")
         key, kind = names[key], kind_of(names[key])
+        if kind is list:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise UsageError(f"option {raw_key!r} in {path} must be a list of strings, got {value!r}")
+            out[key] = value
+            continue
         if isinstance(value, list) and kind is str:
             value = ",".join(str(v) for v in value)
         try:

@@ -47,7 +47,7 @@ class Prepared:
 def check_values(cfg: RunConfig) -> None:
     """Checks every run needs, resumed or not: finite numbers, a named output, tasks, a key variable that is set."""
     for key, flag in FLOAT_OPTIONS.items():
-        if not math.isfinite(getattr(cfg, key)):
+        if getattr(cfg, key) is not None and not math.isfinite(getattr(cfg, key)):
             raise UsageError(f"{flag} must be a finite number, got {getattr(cfg, key)}")
     if cfg.output is not None and not str(cfg.output).strip():
         raise UsageError("--output must name a directory")

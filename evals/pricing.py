@@ -1,7 +1,9 @@
-"""Cost accounting: USD per million tokens, from a small built-in table the user can override.
+"""Cost accounting: USD per million tokens, from a built-in table the user can override.
 
-The built-in list prices were copied from the providers' public price pages (checked 2025); prices change,
-so pass ``--prices FILE.toml`` to override or add models::
+The built-in list prices (``evals/data/prices.toml``, with its sources and the date they were read) cover the
+current OpenAI (gpt-5, gpt-5-mini, gpt-5-nano, gpt-4.1*, gpt-4o*, o1, o3, o3-mini, o4-mini), Anthropic (Claude
+4.5, 4.1, 4, 3.7, 3.5) and Google (Gemini 2.5 Pro / Flash / Flash-Lite, 3 Pro preview) models. Prices change, so
+pass ``--prices FILE.toml`` to override or add models::
 
     ["openai/gpt-4o"]
     input = 2.50          # USD per 1M input tokens
@@ -12,18 +14,25 @@ so pass ``--prices FILE.toml`` to override or add models::
     input = 0
     output = 0
 
-Models served by this framework (``local/...``) cost 0; a model with no price has no cost (``None``).
-Cached input tokens are part of the input tokens and are billed at ``cached_input``; calls answered from
-the model-call cache cost nothing.
+A dated or aliased id takes its family's price (:func:`family_id`: ``claude-sonnet-4-5-20250929``,
+``gpt-4o-2024-08-06``, ``claude-3-7-sonnet-latest``, ``gemini-2.0-flash-001``). Models served by this framework
+(``local/...``) cost 0; a model with no price has no cost (``None``): the run warns at its start and reports the
+cost as unknown. Cached input tokens are part of the input tokens and are billed at ``cached_input``; calls
+answered from the model-call cache cost nothing.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+
+BUILTIN_PRICE_FILE = Path(__file__).with_name("data") / "prices.toml"
+_DATED = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest|-\d{3}|-0)$")
 
 
 class Price(BaseModel):
@@ -34,23 +43,39 @@ class Price(BaseModel):
     cached_input: float | None = Field(default=None, ge=0, description="USD per 1M cached input tokens")
 
 
-BUILTIN_PRICES: dict[str, Price] = {
-    "local/*": Price(input=0, output=0),
-    "openai/gpt-4o": Price(input=2.50, output=10.00, cached_input=1.25),
-    "openai/gpt-4o-mini": Price(input=0.15, output=0.60, cached_input=0.075),
-    "openai/gpt-4.1": Price(input=2.00, output=8.00, cached_input=0.50),
-    "openai/gpt-4.1-mini": Price(input=0.40, output=1.60, cached_input=0.10),
-    "openai/gpt-4.1-nano": Price(input=0.10, output=0.40, cached_input=0.025),
-    "anthropic/claude-3-5-haiku-latest": Price(input=0.80, output=4.00, cached_input=0.08),
-    "anthropic/claude-3-7-sonnet-latest": Price(input=3.00, output=15.00, cached_input=0.30),
-    "anthropic/claude-sonnet-4-0": Price(input=3.00, output=15.00, cached_input=0.30),
-    "google/gemini-2.0-flash": Price(input=0.10, output=0.40, cached_input=0.025),
-    "google/gemini-2.5-flash": Price(input=0.30, output=2.50, cached_input=0.075),
-}
+def family_id(model: str) -> str:
+    """``model`` without a date or alias suffix: ``anthropic/claude-sonnet-4-5-20250929`` ->
+    ``anthropic/claude-sonnet-4-5``, ``openai/gpt-4o-2024-08-06`` -> ``openai/gpt-4o``, ``anthropic/claude-sonnet-4-0``
+    -> ``anthropic/claude-sonnet-4``."""
+    return _DATED.sub("", model)
+
+
+def _entries(data: dict[str, Any], path: Path) -> dict[str, Price]:
+    out = {}
+    for model, entry in data.items():
+        if not isinstance(entry, dict):
+            raise PriceError(f"{path}: [{model!r}] must be a table with input and output prices")
+        try:
+            out[model] = Price.model_validate(entry)
+        except ValueError as exc:
+            first = str(exc).splitlines()[1:2]
+            raise PriceError(f"{path}: bad price for {model!r}: {' '.join(first) or exc}") from None
+    return out
 
 
 class PriceError(ValueError):
     """A price file that cannot be read; the message names the file and the entry."""
+
+
+def _read(path: Path) -> dict[str, Price]:
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise PriceError(f"cannot read prices from {path}: {exc}") from None
+    return _entries(data, path)
+
+
+BUILTIN_PRICES: dict[str, Price] = _read(BUILTIN_PRICE_FILE)
 
 
 class PriceTable:
@@ -63,27 +88,20 @@ class PriceTable:
     def load(cls, path: Path | None) -> PriceTable:
         """The built-in table, overridden entry by entry by ``path`` (TOML) when given."""
         table = cls()
-        if path is None:
-            return table
-        try:
-            data = tomllib.loads(Path(path).read_text())
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise PriceError(f"cannot read prices from {path}: {exc}") from None
-        for model, entry in data.items():
-            if not isinstance(entry, dict):
-                raise PriceError(f"{path}: [{model!r}] must be a table with input and output prices")
-            try:
-                table.prices[model] = Price.model_validate(entry)
-            except ValueError as exc:
-                first = str(exc).splitlines()[1:2]
-                raise PriceError(f"{path}: bad price for {model!r}: {' '.join(first) or exc}") from None
+        if path is not None:
+            table.prices.update(_read(Path(path)))
         return table
 
     def price(self, model: str) -> Price | None:
-        if model in self.prices:
-            return self.prices[model]
-        matches = [p for p in self.prices if any(c in p for c in "*?[") and fnmatch.fnmatchcase(model, p)]
-        return self.prices[max(matches, key=len)] if matches else None
+        """The price of ``model``: its own entry, else its family's (:func:`family_id`), each exact or by the
+        most specific glob; None when unknown."""
+        for name in dict.fromkeys((model, family_id(model))):
+            if name in self.prices:
+                return self.prices[name]
+            matches = [p for p in self.prices if any(c in p for c in "*?[") and fnmatch.fnmatchcase(name, p)]
+            if matches:
+                return self.prices[max(matches, key=len)]
+        return None
 
     def cost(self, model: str, input_tokens: int, output_tokens: int, cached_tokens: int = 0) -> float | None:
         """USD for one call, or None when the model has no price."""

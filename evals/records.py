@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from agents.protocol import GenerationProtocol
 from agents.trace import TraceEvent
 from evals.options import OPERATIONAL_FIELDS, RunSettings
 from tasks.records import Parsed, Score
@@ -26,6 +27,8 @@ class RunSpec(RunSettings):
     versions: dict[str, str] = Field(default_factory=dict)
     git_revision: str | None = None
     dataset_hash: str | None = None
+    generation: dict[str, GenerationProtocol] = Field(
+        default_factory=dict, description="Per task, the generation protocol every call sends (agents.protocol)")
 
     def identity(self) -> dict[str, Any]:
         """The fields that decide the results (operational ones such as concurrency left out)."""

@@ -52,7 +52,7 @@ class RunFailed(Exception):
 
 
 def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, console: Console, *,
-           tool_call_parser: str | None = None) -> None:
+           tool_call_parser: str | None = None, serve_args: list[str] | None = None) -> None:
     """Serve the model (if its provider has a server), then answer the ``todo`` missing items; raises
     :class:`RunFailed`."""
     spec = run.spec
@@ -74,7 +74,7 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
         try:
             served = stack.enter_context(provider.serve(model.name, spec.base_url, log_path=Path(run.run_dir) /
                                                         "server.log", tool_call_parser=tool_call_parser,
-                                                        say=console.print))
+                                                        say=console.print, serve_args=serve_args or ()))
         except ValueError as exc:  # e.g. no tool-call parser known for the model
             raise RunFailed(str(exc), EXIT_USAGE) from None
         except ServerUnavailable as exc:
@@ -159,6 +159,7 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
             "not_applicable": sum(1 for r in results if r.status == "not_applicable"),
             **spent, "output_tokens_per_s": round(out_tokens / gen_time, 2) if gen_time else None,
             "cost_usd": None if spent["cost_usd"] is None else round(spent["cost_usd"], 6),
+            "cost": "unknown" if run.prices.price(spec.model) is None else "priced",
             "baseline_run_dir": str(run.baseline) if run.baseline else None}
     loaded = {t.name: t for _, t in run.work if hasattr(t, "load_report")}
     if loaded:  # tasks reading released files: per-file accounting of every line, printed and in results.json
@@ -190,6 +191,8 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
         console.print(f"warning: {exc}")
     failed = meta["failed"]
     cost = f" · ${meta['cost_usd']:.4f}" if meta["cost_usd"] else ""
+    if meta["cost_usd"] is None and run.prices.price(spec.model) is None:
+        cost = f" · cost unknown (no price for {spec.model})"
     out.print(f"wall {wall:.1f} s · {out_tokens} output tokens{cost} · {len(results)} results"
               + (f" · {failed} failed samples (see results.jsonl)" if failed else "") + f" · run dir {run.run_dir}")
     if failed:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import traceback
-from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
@@ -69,6 +69,8 @@ class Endpoint:
     model: BaseChatModel
     caller: ModelCaller
     forced_tool_choice: str | None = None
+    per_task: Mapping[str, Endpoint] = field(default_factory=dict)
+    """Endpoints of tasks whose generation protocol differs (a paper's per-task output budget)."""
 
 
 EndpointFactory = Callable[[int], "Endpoint | BaseChatModel"]
@@ -141,6 +143,7 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
     """Answer, parse and score one sample under one condition; never raises for a sample-level failure."""
     if not isinstance(endpoint, Endpoint):
         endpoint = Endpoint(endpoint, ModelCaller(retry_policy(spec)))
+    endpoint = endpoint.per_task.get(sample.task, endpoint)
     ctx = AnswerContext(model=endpoint.model, limits=limits_of(spec), caller=endpoint.caller, seed=spec.seed,
                         epoch=epoch, forced_tool_choice=endpoint.forced_tool_choice)
     loop = asyncio.get_running_loop()

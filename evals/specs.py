@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 from importlib.metadata import PackageNotFoundError, version
@@ -9,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from agents.models import UnknownProviderError, parse_model
+from agents.protocol import Asked, GenerationProtocol, ProtocolError
 from agents.providers import PROVIDERS
 from agents.secrets import MASK
 from evals.conditions import UnknownConditionError, get_condition, split_conditions
 from evals.options import RunConfig, RunSettings, UsageError, flags_of, names_with
+from evals.pricing import PriceTable
 from evals.records import RunSpec
-from evals.suites import DEFAULT_SUITE, UnknownSuiteError, get_suite, suite_tasks
+from evals.suites import DEFAULT_SUITE, UnknownSuiteError, get_suite, suite_generation, suite_tasks
 from tasks.registry import UnknownTaskError, get_task, resolve_tasks, task_names
 from tools.registry import UnknownToolsetError
 
@@ -122,8 +125,78 @@ def _check_bounds(cfg: RunConfig) -> None:
             raise UsageError(f"{flags_of(key)[0]} must be >= 1")
     if cfg.retry_base_delay_s < 0:
         raise UsageError("--retry-delay must be >= 0")
-    if cfg.max_tool_calls < 0 or cfg.sample_timeout_s <= 0 or cfg.call_timeout_s <= 0 or cfg.temperature < 0:
-        raise UsageError("--max-tool-calls and --temperature must be >= 0, --sample-timeout and --call-timeout > 0")
+    if cfg.max_tool_calls < 0 or cfg.sample_timeout_s <= 0 or cfg.call_timeout_s <= 0 or \
+            (cfg.temperature is not None and cfg.temperature < 0) or (cfg.thinking_budget or 0) < 0:
+        raise UsageError("--max-tool-calls, --temperature and --thinking-budget must be >= 0, --sample-timeout and "
+                         "--call-timeout > 0")
+
+
+def flags_asked(settings: RunSettings) -> Asked:
+    """The generation settings given by flags (or config); None where not given."""
+    return Asked(max_tokens=settings.max_tokens, temperature=settings.temperature,
+                 reasoning_effort=settings.reasoning_effort, thinking_budget=settings.thinking_budget)
+
+
+def resolve_generation(cfg: RunSettings, tasks: list[str], conditions: list[str]) -> dict[str, GenerationProtocol]:
+    """Per task, the protocol sent to the model: flags over the suite's paper settings over geogap's defaults,
+    adapted to the model's family (:mod:`agents.protocol`); raises UsageError (one line) for a flag the model
+    cannot take, and for a forced tool call with Claude's extended thinking."""
+    model = parse_model(cfg.model)
+    provider = PROVIDERS.get(model.provider)
+    try:
+        generation = {t: provider.protocol(model.name, flags_asked(cfg), suite_generation(cfg.suite, t))
+                      for t in tasks}
+    except ProtocolError as exc:
+        raise UsageError(str(exc)) from None
+    forced = [c for c in conditions if getattr(get_condition(c), "require_tool_call", False)]
+    if forced and any(not p.forced_tool_choice_ok for p in generation.values()):
+        raise UsageError(f"{', '.join(forced)} forces a tool call, which {cfg.model} refuses with extended thinking "
+                         "(Anthropic allows only tool_choice auto or none with thinking); drop --thinking-budget or "
+                         "the condition")
+    return generation
+
+
+def serve_args(values: list[str] | None, model: str, base_url: str | None = None) -> list[str]:
+    """``--vllm-arg`` values, each split like a shell line; raises UsageError where they would be ignored (a model
+    vllm does not serve, or a running server given by --base-url)."""
+    if values and not model.startswith("vllm/"):
+        raise UsageError(f"--vllm-arg applies to vllm/ models (vllm serve), not {model}")
+    if values and base_url:
+        raise UsageError("--vllm-arg applies to a vllm serve geogap starts, not to a running server (--base-url)")
+    try:
+        return [arg for value in values or [] for arg in shlex.split(value)]
+    except ValueError as exc:
+        raise UsageError(f"--vllm-arg: {exc}") from None
+
+
+def start_lines(spec: RunSpec, prices: PriceTable) -> list[str]:
+    """Lines printed when a run starts: its generation protocol and a warning when its model has no price."""
+    lines = generation_lines(spec)
+    if prices.price(spec.model) is None:
+        lines.append(f"warning: no price known for {spec.model}: its cost is reported as unknown (--prices "
+                     "FILE.toml adds one)")
+    return lines
+
+
+def generation_lines(spec: RunSpec) -> list[str]:
+    """What the run sends, printed at its start: the suite's paper settings and the flags that override them,
+    then each distinct protocol with its tasks."""
+    lines = []
+    if spec.suite:
+        suite = get_suite(spec.suite)
+        lines.append(f"generation settings of {suite.generation.source}")
+        given = {"--max-tokens": spec.max_tokens, "--temperature": spec.temperature,
+                 "--reasoning-effort": spec.reasoning_effort, "--thinking-budget": spec.thinking_budget}
+        overriding = [f"{flag} {value}" for flag, value in given.items() if value is not None]
+        if overriding:
+            lines.append(f"  overridden by {', '.join(overriding)}")
+    groups: dict[str, list[str]] = {}
+    for task, protocol in spec.generation.items():
+        groups.setdefault(protocol.describe(), []).append(task)
+    for text, tasks in groups.items():
+        where = "" if len(groups) == 1 else f" ({', '.join(tasks)})"
+        lines.append(f"generation{where}: {text}")
+    return lines
 
 
 def make_spec(cfg: RunConfig) -> RunSpec:
@@ -138,10 +211,11 @@ def make_spec(cfg: RunConfig) -> RunSpec:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     stored = cfg.model_dump(include=set(RunSettings.model_fields) - {"dataset"})
+    generation = resolve_generation(cfg, list(limits), conditions)
     return RunSpec(
         **stored, tasks=list(limits), task_limits=limits, conditions=conditions, size=size,
-        max_connections=cfg.max_connections or provider.default_connections,
-        cache=cfg.cache if cfg.cache is not None else cfg.temperature == 0,
+        max_connections=cfg.max_connections or provider.default_connections, generation=generation,
+        cache=cfg.cache if cfg.cache is not None else all(p.temperature == 0 for p in generation.values()),
         dataset=check_dataset(cfg, list(limits)), versions=versions(), git_revision=git_revision())
 
 

@@ -5,12 +5,16 @@ family, sized to finish in under 10 minutes on a 2-core machine with the embedde
 
 A paper suite fixes the paper's tasks, instruction styles, size and split (``test``); ``--limit`` still caps the
 samples per task (items for GeoTemp, whose items are asked in three styles) and ``--size`` overrides the size.
+It also carries the paper's generation settings (:attr:`Suite.generation`, per task where the paper sets them per
+task): the run sends them unless a flag (``--max-tokens``, ``--temperature``, ...) overrides them, and says so.
 Its results get a paper-shaped table (:mod:`evals.paper_tables`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+from agents.protocol import Asked
 
 DEFAULT_SUITE: dict[str, int] = {
     "gpsbench.distance": 2,
@@ -44,22 +48,46 @@ class Suite:
     protocol: str
     dataset_tasks: tuple[str, ...] = field(default=())
     """Used instead of ``tasks`` when ``--dataset`` names the paper's released files."""
+    generation: Asked = field(default=Asked())
+    """The paper's generation settings (``source`` cites where the paper states them)."""
+    task_tokens: dict[str, int] = field(default_factory=dict)
+    """Answer budgets the paper sets for single tasks, overriding ``generation.max_tokens`` for them."""
+
+    def generation_for(self, task: str) -> Asked:
+        """The paper's settings for one task."""
+        if task in self.task_tokens:
+            return replace(self.generation, max_tokens=self.task_tokens[task])
+        return self.generation
 
 
 SUITES: dict[str, Suite] = {s.name: s for s in (
     Suite("gpsbench-paper", "GPSBench", tuple(f"gpsbench.{t}" for t in GPSBENCH_PURE + GPSBENCH_APPLIED), "paper",
           "9 Pure GPS + 8 Applied tasks, 3,400 items each, test split (1,020 each); route geometry as multiple "
-          "choice; Pure / Applied = mean of the track's task accuracies, Overall = mean of the two (Table 3)"),
+          "choice; Pure / Applied = mean of the track's task accuracies, Overall = mean of the two (Table 3)",
+          # App. D "Inference settings" and "Reasoning vs. non-reasoning"; effort low applies to OpenAI reasoning
+          # models (the paper's GPT-5.x), thinking budget 0 to Gemini 2.5 Flash (not Pro, which must think)
+          generation=Asked(max_tokens=8192, temperature=0.0, reasoning_effort="low", thinking_budget=0,
+                           source="GPSBench App. D: temperature 0, up to 8,192 output tokens, reasoning_effort low "
+                                  "for GPT-5.x, thinking_budget 0 for Gemini Flash")),
     Suite("geotemp-paper", "GeoTemp", tuple(f"geotemp.{t}.styles" for t in GEOTEMP_TEMPLATES), "paper",
           "the 4 templates on the full l1 x l2 grid (83,232 items each), test split, every item in the neutral, "
-          "short and cot styles; headline = per-item majority vote (an answer given by >= 2 styles, §5)"),
+          "short and cot styles; headline = per-item majority vote (an answer given by >= 2 styles, §5)",
+          generation=Asked(max_tokens=256, temperature=0.0,
+                           source="GeoTemp §4.1: maximum length 256, temperature 0")),
     Suite("stbench-paper", "STBench", tuple(f"stbench.{t}.completion" for t in STBENCH_SYNTHETIC), "paper",
           "the 10 synthesised tasks in the paper's completion style at its sizes, test split; with --dataset the "
           "released files (stbench.official) instead; accuracy, and MAE in metres for trajectory prediction",
-          dataset_tasks=("stbench.official",)),
+          dataset_tasks=("stbench.official",),
+          # §5.1 "Experimental details": max_new_tokens 15 (50 for trajectory prediction), model defaults otherwise
+          # (the released files mix kinds in one task, so stbench.official gets 50 for all of them)
+          generation=Asked(max_tokens=15, source="STBench §5.1: max_new_tokens 15 (50 for trajectory prediction); "
+                                                 "no temperature stated, geogap's 0"),
+          task_tokens={"stbench.trajectory_prediction.completion": 50, "stbench.official": 50}),
     Suite("gtr-paper", "GTR-Bench", tuple(f"gtr.{t}" for t in GTR_TASKS), 200,
           "the 3 basic + 4 combinatorial tasks, 200 items each so the test split holds about 60 per task (the "
-          "paper's 60 QAs, outdoor and indoor); MCQ accuracy, ST-IoU for NSF / TF / MTTF, per setting"),
+          "paper's 60 QAs, outdoor and indoor); MCQ accuracy, ST-IoU for NSF / TF / MTTF, per setting",
+          generation=Asked(max_tokens=16_384, temperature=0.1,
+                           source="GTR-Bench Evaluation Setup: temperature 0.1, max_new_token 16,384")),
 )}
 
 
@@ -80,6 +108,11 @@ def suite_tasks(name: str, dataset: str | None) -> tuple[str, ...]:
     """The tasks a suite runs: its released-file tasks when ``dataset`` is given and it has some."""
     suite = get_suite(name)
     return suite.dataset_tasks if dataset and suite.dataset_tasks else suite.tasks
+
+
+def suite_generation(name: str | None, task: str) -> Asked:
+    """The generation settings a run's suite sets for ``task`` (none outside a paper suite)."""
+    return get_suite(name).generation_for(task) if name else Asked(source="geogap's defaults")
 
 
 def describe_suites() -> dict[str, str]:

@@ -1,6 +1,7 @@
 """Names vulture (``[tool.vulture]`` in pyproject, run by tests/test_dead_code.py) cannot see used. Never run:
 vulture only reads the names. Everything else it reports is dead code: delete it rather than list it here."""
 
+from agents.protocol import GenerationProtocol
 from agents.scripted import ScriptedChatModel
 from agents.trace import ToolCallEvent
 from evals.analysis import ConditionSummary
@@ -70,3 +71,4 @@ gpsbench.FORM_TASKS
 regions.SUBREGIONS
 terrain.REGION_KINDS
 sphere.initial_bearing_np
+GenerationProtocol.answer_tokens  # stored in the run spec (results.json): the answer budget asked

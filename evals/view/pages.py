@@ -146,7 +146,8 @@ def _spec_block(run: RunHandle, meta: dict[str, Any]) -> Safe:
     run_id, s, created = spec
     items = [("model", s.model), ("base url", s.base_url or "–"), ("conditions", ", ".join(s.conditions)),
              *([("suite", s.suite)] if s.suite else []), ("split", s.split), ("limit", s.limit if s.limit is not None else "all"),
-             ("seed", s.seed), ("epochs", s.epochs), ("temperature", s.temperature), ("max tokens", s.max_tokens),
+             ("seed", s.seed), ("epochs", s.epochs), ("generation", " | ".join(dict.fromkeys(p.describe() for p in s.generation.values()))
+                                                        or f"temperature {s.temperature}, max tokens {s.max_tokens}"),
              ("max steps", s.max_steps), ("max tool calls", s.max_tool_calls),
              ("sample timeout", f"{s.sample_timeout_s:g} s"), ("connections", s.max_connections),
              ("git revision", s.git_revision or "–"), ("dataset hash", s.dataset_hash or "–"),

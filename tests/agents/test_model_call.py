@@ -8,6 +8,7 @@ import json
 import random
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
+from pathlib import Path
 
 import httpx
 import openai
@@ -149,3 +150,40 @@ def test_token_budget_stops_the_loop_without_another_call() -> None:
     assert res.stop_reason == "token_limit" and len(model.calls) == res.steps == len(used) < 5
     assert sum(used[:-1]) < 60 <= sum(used)  # stopped by the call that crossed the budget, no further call
     assert res.trace[-1].kind == "model_call"  # its tool calls were not executed
+
+
+def _gemini_error(status: int) -> Exception:
+    """What langchain-google-genai raises for a Gemini error: its own class, raised from google-genai's."""
+    from google.genai import errors
+    from langchain_google_genai.chat_models import _handle_client_error, _handle_server_error
+
+    body = json.loads((Path(__file__).with_name("recorded") / "gemini_429_resource_exhausted.json").read_text())["body"]
+    body["error"]["code"] = status
+    sdk_cls = errors.ClientError if status < 500 else errors.ServerError
+    try:
+        try:
+            raise sdk_cls(status, body, None)
+        except errors.ClientError as sdk:
+            _handle_client_error(sdk, {"model": "gemini-2.5-pro"})
+        except errors.ServerError as sdk:
+            _handle_server_error(sdk)
+    except Exception as wrapped:  # noqa: BLE001 - the LangChain error is what the caller sees
+        return wrapped
+    raise AssertionError("langchain-google-genai raised nothing")
+
+
+def test_gemini_errors_are_classified_by_status_with_the_bodys_retry_delay() -> None:
+    rate = classify(_gemini_error(429))
+    assert (rate.retryable, rate.label, rate.retry_after_s) == (True, "rate_limit", 51.0)
+    busy = classify(_gemini_error(503))
+    assert (busy.retryable, busy.label, busy.retry_after_s) == (True, "server_error_503", 51.0)
+    bad = classify(_gemini_error(400))
+    assert (bad.retryable, bad.label) == (False, "http_400")
+
+
+def test_a_class_name_does_not_decide() -> None:
+    class RateLimitError(Exception):  # named like a rate limit, but the server said 400
+        status_code = 400
+
+    assert not classify(RateLimitError("bad request")).retryable
+    assert classify(RateLimitError("bad request")).label == "http_400"

@@ -33,6 +33,38 @@ def test_price_table_lookup_cost_and_override(tmp_path: Path) -> None:
         PriceTable.load(path)
 
 
+@pytest.mark.parametrize(("model", "family"), [
+    ("anthropic/claude-sonnet-4-5-20250929", "anthropic/claude-sonnet-4-5"),
+    ("anthropic/claude-3-7-sonnet-latest", "anthropic/claude-3-7-sonnet"),
+    ("anthropic/claude-sonnet-4-0", "anthropic/claude-sonnet-4"),
+    ("anthropic/claude-opus-4-1-20250805", "anthropic/claude-opus-4-1"),
+    ("openai/gpt-4o-2024-08-06", "openai/gpt-4o"),
+    ("openai/o3-mini-2025-01-31", "openai/o3-mini"),
+    ("openai/gpt-5-2025-08-07", "openai/gpt-5"),
+    ("google/gemini-2.0-flash-001", "google/gemini-2.0-flash"),
+])
+def test_dated_ids_take_their_familys_price(model: str, family: str) -> None:
+    table = PriceTable()
+    assert table.price(family) is not None and table.price(model) == table.price(family)
+
+
+def test_current_models_are_priced() -> None:
+    table = PriceTable()
+    current = ["openai/gpt-5", "openai/gpt-5-mini", "openai/gpt-5-nano", "openai/gpt-4.1", "openai/gpt-4.1-mini",
+               "openai/gpt-4.1-nano", "openai/gpt-4o", "openai/gpt-4o-mini", "openai/o1", "openai/o3",
+               "openai/o3-mini", "openai/o4-mini", "anthropic/claude-opus-4-5", "anthropic/claude-sonnet-4-5",
+               "anthropic/claude-haiku-4-5", "anthropic/claude-opus-4-1", "anthropic/claude-sonnet-4",
+               "anthropic/claude-3-7-sonnet-20250219", "anthropic/claude-3-5-haiku-20241022",
+               "google/gemini-2.5-pro", "google/gemini-2.5-flash", "google/gemini-2.5-flash-lite",
+               "google/gemini-3-pro-preview"]
+    assert [m for m in current if table.price(m) is None] == []
+    # list prices as published (USD per 1M tokens; evals/data/prices.toml names the pages)
+    assert table.cost("openai/gpt-5-mini", 1_000_000, 1_000_000) == pytest.approx(0.25 + 2.00)
+    assert table.cost("anthropic/claude-haiku-4-5", 1_000_000, 1_000_000) == pytest.approx(1.00 + 5.00)
+    assert table.cost("google/gemini-2.5-pro", 1_000_000, 1_000_000) == pytest.approx(1.25 + 10.00)
+    assert table.price("openai/gpt-7") is None
+
+
 def test_config_file_exports_and_baseline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
@@ -65,6 +97,9 @@ def test_config_file_exports_and_baseline(tmp_path: Path, monkeypatch: pytest.Mo
     assert row["n_paired"] == 4 and row["right_to_wrong"] == 1 and row["wrong_to_right"] == 0
     assert row["baseline_accuracy"] == 1.0 and row["accuracy"] == 0.75 and row["gap"] == -0.25
     assert data["meta"]["spec"]["versions"]["python"] and data["meta"]["spec"]["dataset_hash"]
+    sent = data["meta"]["spec"]["generation"]["gpsbench.distance"]["sent"]  # what every call sent, recorded
+    assert sent == {"max_completion_tokens": 512, "max_tokens": 512, "temperature": 0.0}
+    assert data["meta"]["cost"] == "unknown" and "cost unknown (no price for openai-compatible/b)" in out
     with open(run / "results.csv") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 4 and {r["condition"] for r in rows} == {"intrinsic"}

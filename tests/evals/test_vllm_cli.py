@@ -85,3 +85,23 @@ def test_starts_vllm_serve_with_tool_calling_and_stops_it(tmp_path: Path, monkey
     with RunStore(tmp_path / "run") as store:
         results = list(store.results(with_trace=False))
     assert len(results) == 2 and all(r.status == "ok" for r in results)
+
+
+def test_reasoning_parser_passthrough_arguments_and_the_printed_command(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys) -> None:
+    argv_file = tmp_path / "argv.json"
+    monkeypatch.setenv("FAKE_VLLM_ARGV", str(argv_file))
+    monkeypatch.setattr(vllm_server, "gpu_names", lambda: ["GPU 0: stand-in"])
+    monkeypatch.setattr(vllm_server, "vllm_executable", lambda: [sys.executable, str(FAKE_VLLM)])
+    rc = main(["--model", "vllm/Qwen/Qwen3-8B", *ARGS, "--condition", "intrinsic", "--output", str(tmp_path / "run"),
+               "--vllm-arg", "--max-model-len 8192", "--vllm-arg=--enforce-eager"])
+    err = " ".join(capsys.readouterr().err.split())
+    assert rc == 0
+    argv = json.loads(argv_file.read_text())
+    assert argv[argv.index("--tool-call-parser") + 1] == "hermes"
+    assert argv[argv.index("--reasoning-parser") + 1] == "qwen3"
+    assert argv[-3:] == ["--max-model-len", "8192", "--enforce-eager"]
+    assert "starting vllm serve Qwen/Qwen3-8B --host 127.0.0.1 --port" in err
+    assert "--reasoning-parser qwen3 --max-model-len 8192 --enforce-eager" in err
+    assert "open-reasoning" in err  # the printed protocol: Qwen3 thinks, so it gets room to reason
