@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from tasks.answers.reply import number_words, prepare, split_reasoning
 from tasks.answers.text import (
     Answer,
     final_answer_segments,
@@ -62,9 +63,19 @@ def extract(text: str, find: Callable[[str], Parsed[T]], *, prompt: str | None =
     ("I cannot determine ...", "Unknown"), the parse is refused. ``find`` gets the answer segment and returns a
     :class:`Parsed` whose ``raw`` is replaced by the whole reply.
     """
+    raw = text
+    text = prepare(text) if isinstance(text, str) else ""
     answer = (locate or (lambda t, c: find_answer(t, completion=c)))(text, completion)
     if answer is None:
-        return Parsed.failure(text, "empty reply")
+        if isinstance(raw, str) and split_reasoning(raw)[0]:
+            return Parsed.failure(raw, "no answer after the reasoning (the reply ends inside its reasoning block)")
+        return Parsed.failure(raw, "empty reply")
+    parsed = _read(text, answer, find, prompt)
+    return parsed.model_copy(update={"raw": raw})
+
+
+def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: str | None) -> Parsed[T]:
+    """:func:`extract` on a prepared reply whose committed answer was found."""
     where = {"final": "FINAL ANSWER line", "completion": "completion", "commit": "committed answer (no FINAL ANSWER "
              "line)", "last_line": "last line (no FINAL ANSWER line)"}[answer.source]
     if prompt is not None and is_placeholder_echo(answer.text, prompt):
@@ -74,6 +85,8 @@ def extract(text: str, find: Callable[[str], Parsed[T]], *, prompt: str | None =
     if is_non_answer(answer.text):
         return Parsed.refused(text, f"the reply declines to answer: {answer.text[:80]!r}")
     parsed = find(answer.text)
+    if parsed.status == "unparsed" and (worded := number_words(answer.text)) != answer.text:
+        parsed = find(worded)  # "option two", "forty-two kilometres"
     negated = _NEGATED.match(answer.text)
     if negated and parsed.status == "answered":  # "Not 1200 km" read as 1200 km: the extractor ignored "not"
         # (a two-way extractor that reads "not anomalous" as normal gives another value and is kept)
@@ -87,6 +100,8 @@ def extract(text: str, find: Callable[[str], Parsed[T]], *, prompt: str | None =
         other = _alternative(answer.text, find, parsed)
         if other is None and answer.source == "final" and parsed.status == "answered":
             other = _other_final(text, find, parsed)
+        if other is None and parsed.status == "answered" and answer.end >= 0:
+            other = later_alternative(text, answer, find, parsed)
         if other is not None:
             return Parsed.hedged(text, f"{other} ({where})")
     reason = f"{parsed.reason} ({where})" if parsed.reason else None
@@ -136,6 +151,8 @@ def _alternative(segment: str, find: Callable[[str], Parsed], whole: Parsed) -> 
         if not piece:
             continue
         got = find(piece)
+        if got.status == "unparsed" and (worded := number_words(piece)) != piece:
+            got = find(worded)
         if got.status == "hedged":
             return f"the answer offers alternatives: {segment[:80]!r}"
         if got.status == "answered":
@@ -151,4 +168,53 @@ def _other_final(text: str, find: Callable[[str], Parsed], last: Parsed) -> str 
         got = find(seg)
         if got.status == "answered" and not agree(got.value, last.value, rel=1e-4):
             return f"FINAL ANSWER lines with different answers: {seg[:40]!r} and {last.value!r}"
+    return None
+
+
+AFTER_CAP = 1_500
+"""Characters after the committed answer read for a second answer (its next lines)."""
+AFTER_LINES = 12
+_CUE = re.compile(
+    r"\b(?:or|either|alternative(?:ly|s)?|second|backup|other(?:wise)?|if not|could|might|possibly|perhaps|maybe|"
+    r"probably|likely|also|another|else|instead|actually|correction|rather|on second thought|though|although|"
+    r"unless|depending|daylight|DST|summer|winter|standard time|in case|runner[- ]up|fallback|guess|"
+    r"(?:I'd|I would|I might|I could) (?:also )?(?:say|go with|pick|choose|consider))\b", re.IGNORECASE)
+_ANSWER_LABEL = re.compile(
+    r"^[ \t]{0,8}(?:[-*•][ \t]*)?(?P<label>[A-Za-z][A-Za-z' -]{0,40}?)[ \t]*[:=][ \t]*\S")
+_LABEL_WORDS = re.compile(r"\b(?:answers?|choice|option|guess|pick|estimate|alternative|backup|second|candidate|"
+                          r"result|final|conclusion)\b", re.IGNORECASE)
+_EXPLAINS = re.compile(r"\b(?:is|are|was|were|not|no|because|since|than|wrong|incorrect|unlike|except|rule[sd]?|"
+                       r"eliminat\w*|exclud\w*|given|from|between|of)\b", re.IGNORECASE)
+_DISOWNED = re.compile(
+    r"\b(?:which|this|that|it|but|though|although|however)\b[^.\n]{0,40}?\b(?:wrong|incorrect|not (?:right|correct|"
+    r"accurate|reliable)|mistaken|inaccurate)\b", re.IGNORECASE)
+
+
+def later_alternative(text: str, answer: Answer, find: Callable[[str], Parsed], whole: Parsed) -> str | None:
+    """Why the lines after the committed answer offer a second answer, or None. A later line gives another
+    value of the answer's kind and offers it (a word that offers or weighs an alternative: "second choice",
+    "alternatively", "if DST applies", "could also be"), labels it an answer ("Alternative answer: ...", a
+    second "Answer: ..."), or is only that value; numbers written in words count. The committed answer
+    disowning its value ("..., which I believe is wrong") is no commitment either. A line that explains why
+    another option is wrong is no alternative."""
+    rest = text[answer.end: answer.end + AFTER_CAP]
+    line_end = rest.find("\n")
+    if _DISOWNED.search(answer.text + " " + (rest if line_end < 0 else rest[:line_end])):
+        return f"the answer disowns its value: {answer.text[:80]!r}"
+    for line in [ln.strip(" \t*_>-•") for ln in rest.split("\n")[1:AFTER_LINES + 1]]:
+        if not line or not any(ch.isalnum() for ch in line):
+            continue
+        worded = number_words(line)
+        cue = _CUE.search(worded)
+        label = _ANSWER_LABEL.match(worded)
+        labelled = label is not None and _LABEL_WORDS.search(label.group("label")) is not None
+        bare = len(worded.split()) <= 4 and not _EXPLAINS.search(worded)
+        if not (cue or labelled or bare):
+            continue
+        piece = worded[cue.end():] if cue and not labelled else worded
+        got = find(piece.strip(" ,;:.()[]-\t")) if piece.strip(" ,;:.()[]-\t") else find(worded)
+        if got.status == "answered" and not agree(got.value, whole.value):
+            return f"a later line offers another answer: {line[:80]!r}"
+        if got.status == "hedged" and (cue or labelled):
+            return f"a later line offers other answers: {line[:80]!r}"
     return None
