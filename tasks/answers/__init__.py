@@ -47,7 +47,7 @@ from tasks.answers.coords import (
     pairs,
     single_angle,
 )
-from tasks.answers.decide import agree, decide, distinct, extract
+from tasks.answers.decide import ALTERNATIVE_CUE, DISOWNED, agree, decide, distinct, extract, later_alternative
 from tasks.answers.numbers import (
     DISTANCE_UNITS,
     KM_PER_MILE,
@@ -64,6 +64,15 @@ from tasks.answers.numbers import (
     result_part,
     same_value,
     to_float,
+)
+from tasks.answers.reply import (
+    number_words,
+    prepare,
+    split_reasoning,
+    unify_numbers,
+    unjson,
+    unlatex,
+    unmarkdown,
 )
 from tasks.answers.text import (
     BLOCK_CAP,
@@ -92,6 +101,8 @@ from tasks.answers.text import (
 )
 
 __all__ = [
+    "ALTERNATIVE_CUE", "DISOWNED", "later_alternative", "number_words", "prepare", "split_reasoning", "unify_numbers",
+    "unjson", "unlatex", "unmarkdown",
     "BLOCK_CAP", "DIRECTIONS_8", "DIRECTION_NAMES", "DISTANCE_UNITS", "FINAL_RE", "KM_PER_MILE", "LONG_NUMBER", "NUM",
     "NUMBER_RE", "SEGMENT_CAP", "TAIL_CAP", "Angle", "Answer", "Number", "Pair", "PairAnswer", "Quantity", "agree", "answer_block",
     "bare_number", "blank_phrase", "clean", "commit_block", "contains_phrase", "coordinate_pair", "earlier_blocks", "decide", "direction", "distinct",

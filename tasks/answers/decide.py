@@ -55,13 +55,15 @@ def _plain(value: Any) -> Any:
 
 
 def extract(text: str, find: Callable[[str], Parsed[T]], *, prompt: str | None = None, completion: bool = False,
-            locate: Callable[[str, bool], Answer | None] | None = None) -> Parsed[T]:
+            locate: Callable[[str, bool], Answer | None] | None = None,
+            later: Callable[[str], Parsed[T]] | None = None) -> Parsed[T]:
     """Run the extractor ``find`` on the committed answer of ``text`` (see :func:`find_answer`; ``locate``, called
     as ``locate(text, completion)``, replaces it where a family reads more than the last line of a free reply).
 
     A literal echo of the prompt's placeholder is unparsed; when ``find`` takes nothing and the reply declines
     ("I cannot determine ...", "Unknown"), the parse is refused. ``find`` gets the answer segment and returns a
-    :class:`Parsed` whose ``raw`` is replaced by the whole reply.
+    :class:`Parsed` whose ``raw`` is replaced by the whole reply. ``later`` reads the lines after the answer for a
+    second answer where ``find`` takes any text as an answer (place names); default ``find``.
     """
     raw = text
     text = prepare(text) if isinstance(text, str) else ""
@@ -70,11 +72,12 @@ def extract(text: str, find: Callable[[str], Parsed[T]], *, prompt: str | None =
         if isinstance(raw, str) and split_reasoning(raw)[0]:
             return Parsed.failure(raw, "no answer after the reasoning (the reply ends inside its reasoning block)")
         return Parsed.failure(raw, "empty reply")
-    parsed = _read(text, answer, find, prompt)
+    parsed = _read(text, answer, find, prompt, later or find)
     return parsed.model_copy(update={"raw": raw})
 
 
-def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: str | None) -> Parsed[T]:
+def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: str | None,
+          later: Callable[[str], Parsed[T]]) -> Parsed[T]:
     """:func:`extract` on a prepared reply whose committed answer was found."""
     where = {"final": "FINAL ANSWER line", "completion": "completion", "commit": "committed answer (no FINAL ANSWER "
              "line)", "last_line": "last line (no FINAL ANSWER line)"}[answer.source]
@@ -101,7 +104,7 @@ def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: s
         if other is None and answer.source == "final" and parsed.status == "answered":
             other = _other_final(text, find, parsed)
         if other is None and parsed.status == "answered" and answer.end >= 0:
-            other = later_alternative(text, answer, find, parsed)
+            other = later_alternative(text, answer, later, parsed)
         if other is not None:
             return Parsed.hedged(text, f"{other} ({where})")
     reason = f"{parsed.reason} ({where})" if parsed.reason else None
@@ -174,20 +177,23 @@ def _other_final(text: str, find: Callable[[str], Parsed], last: Parsed) -> str 
 AFTER_CAP = 1_500
 """Characters after the committed answer read for a second answer (its next lines)."""
 AFTER_LINES = 12
-_CUE = re.compile(
+ALTERNATIVE_CUE = re.compile(
     r"\b(?:or|either|alternative(?:ly|s)?|second|backup|other(?:wise)?|if not|could|might|possibly|perhaps|maybe|"
     r"probably|likely|also|another|else|instead|actually|correction|rather|on second thought|though|although|"
     r"unless|depending|daylight|DST|summer|winter|standard time|in case|runner[- ]up|fallback|guess|"
     r"(?:I'd|I would|I might|I could) (?:also )?(?:say|go with|pick|choose|consider))\b", re.IGNORECASE)
+"""Words that offer or weigh a second answer on a line after the committed one."""
 _ANSWER_LABEL = re.compile(
     r"^[ \t]{0,8}(?:[-*•][ \t]*)?(?P<label>[A-Za-z][A-Za-z' -]{0,40}?)[ \t]*[:=][ \t]*\S")
 _LABEL_WORDS = re.compile(r"\b(?:answers?|choice|option|guess|pick|estimate|alternative|backup|second|candidate|"
                           r"result|final|conclusion)\b", re.IGNORECASE)
 _EXPLAINS = re.compile(r"\b(?:is|are|was|were|not|no|because|since|than|wrong|incorrect|unlike|except|rule[sd]?|"
                        r"eliminat\w*|exclud\w*|given|from|between|of)\b", re.IGNORECASE)
-_DISOWNED = re.compile(
+_HEAD = re.compile(r"[(\[]?[\w.+-]+[)\]]?")
+DISOWNED = re.compile(
     r"\b(?:which|this|that|it|but|though|although|however)\b[^.\n]{0,40}?\b(?:wrong|incorrect|not (?:right|correct|"
     r"accurate|reliable)|mistaken|inaccurate)\b", re.IGNORECASE)
+"""An answer that disowns its value: "..., which I believe is wrong", "but this is probably incorrect"."""
 
 
 def later_alternative(text: str, answer: Answer, find: Callable[[str], Parsed], whole: Parsed) -> str | None:
@@ -199,22 +205,27 @@ def later_alternative(text: str, answer: Answer, find: Callable[[str], Parsed], 
     another option is wrong is no alternative."""
     rest = text[answer.end: answer.end + AFTER_CAP]
     line_end = rest.find("\n")
-    if _DISOWNED.search(answer.text + " " + (rest if line_end < 0 else rest[:line_end])):
+    if DISOWNED.search(answer.text + " " + (rest if line_end < 0 else rest[:line_end])):
         return f"the answer disowns its value: {answer.text[:80]!r}"
+    pending = False  # a line that offers an alternative without one ("### Another possibility"): read the next
     for line in [ln.strip(" \t*_>-•") for ln in rest.split("\n")[1:AFTER_LINES + 1]]:
         if not line or not any(ch.isalnum() for ch in line):
             continue
         worded = number_words(line)
-        cue = _CUE.search(worded)
+        cue = ALTERNATIVE_CUE.search(worded)
         label = _ANSWER_LABEL.match(worded)
         labelled = label is not None and _LABEL_WORDS.search(label.group("label")) is not None
         bare = len(worded.split()) <= 4 and not _EXPLAINS.search(worded)
-        if not (cue or labelled or bare):
+        offered, pending = bool(cue or labelled or pending), False
+        if not (offered or bare):
             continue
-        piece = worded[cue.end():] if cue and not labelled else worded
-        got = find(piece.strip(" ,;:.()[]-\t")) if piece.strip(" ,;:.()[]-\t") else find(worded)
+        piece = (worded[cue.end():] if cue and not labelled else worded).strip(" ,;:.()[]-\t")
+        got = find(piece) if piece else find(worded)
+        if got.status == "unparsed" and piece and (head := _HEAD.match(piece)):
+            got = find(head.group(0))  # "On second thought, 1 fits better": the value the line opens with
         if got.status == "answered" and not agree(got.value, whole.value):
             return f"a later line offers another answer: {line[:80]!r}"
-        if got.status == "hedged" and (cue or labelled):
+        if got.status == "hedged" and offered:
             return f"a later line offers other answers: {line[:80]!r}"
+        pending = offered and got.status == "unparsed"
     return None
