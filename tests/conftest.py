@@ -23,6 +23,7 @@ TIERS: dict[str, str] = {
     "tests/geocore/test_polygons.py::test_geodesic_area_perimeter_matches_geographiclib": "slow",
     "tests/tasks/gpsbench/test_gpsbench_route_geometry.py::test_gold_on_every_sample": "slow",
     "tests/test_types.py": "slow",
+    "tests/tasks/test_answer_corpus.py::test_whole_corpus_meets_the_targets_in_every_cell": "slow",
 }
 
 

@@ -190,6 +190,7 @@ _LABEL_WORDS = re.compile(r"\b(?:answers?|choice|option|guess|pick|estimate|alte
 _EXPLAINS = re.compile(r"\b(?:is|are|was|were|not|no|because|since|than|wrong|incorrect|unlike|except|rule[sd]?|"
                        r"eliminat\w*|exclud\w*|given|from|between|of)\b", re.IGNORECASE)
 _HEAD = re.compile(r"[(\[]?[\w.+-]+[)\]]?")
+_LOWER_LEAD = re.compile(r"^(?:[a-z']+\s+){1,6}")
 DISOWNED = re.compile(
     r"\b(?:which|this|that|it|but|though|although|however)\b[^.\n]{0,40}?\b(?:wrong|incorrect|not (?:right|correct|"
     r"accurate|reliable)|mistaken|inaccurate)\b", re.IGNORECASE)
@@ -221,9 +222,12 @@ def later_alternative(text: str, answer: Answer, find: Callable[[str], Parsed], 
             continue
         piece = (worded[cue.end():] if cue and not labelled else worded).strip(" ,;:.()[]-\t")
         got = find(piece) if piece else find(worded)
-        if got.status == "unparsed" and piece and (head := _HEAD.match(piece)):
-            got = find(head.group(0))  # "On second thought, 1 fits better": the value the line opens with
-        if got.status == "answered" and not agree(got.value, whole.value):
+        head = _HEAD.match(piece)
+        for retry in (_LOWER_LEAD.sub("", piece), head.group(0) if head else ""):
+            if got.status != "unparsed" or not retry or retry == piece:
+                continue
+            got = find(retry)  # "could also be D, though": D; "On second thought, 1 fits better": 1
+        if got.status == "answered" and not agree(got.value, whole.value, rel=1e-4):
             return f"a later line offers another answer: {line[:80]!r}"
         if got.status == "hedged" and offered:
             return f"a later line offers other answers: {line[:80]!r}"

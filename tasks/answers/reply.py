@@ -12,6 +12,8 @@ import json
 import re
 from functools import lru_cache
 
+from tasks.answers.text import shorten_digits
+
 REASONING_TAGS = ("think", "thinking", "reasoning", "thought", "reflection", "scratchpad")
 _OPEN = re.compile(r"<(" + "|".join(REASONING_TAGS) + r")(?:\s[^<>]{0,80})?>", re.IGNORECASE)
 _CLOSE = {tag: re.compile(rf"</{tag}\s?>", re.IGNORECASE) for tag in REASONING_TAGS}
@@ -59,6 +61,7 @@ _BRACED = re.compile(r"\\(?:boxed|fbox|text|textbf|textit|mathrm|mathbf|mathit|o
                      r"underline|displaystyle)\s?\{")
 _LATEX_WORDS = (
     (re.compile(r"\^\s?\{\s?\\circ\s?\}|\^\s?\\circ|\\circ|\\degree|\^\s?\{\s?°\s?\}|\^°"), "°"),
+    (re.compile(r"(?<=\d)\{,\}(?=\d{3}(?!\d))"), ""),
     (re.compile(r"\{,\}"), ","),
     (re.compile(r"\{\.\}"), "."),
     (re.compile(r"\\approx|\\simeq|\\sim(?![a-z])"), "≈"),
@@ -81,29 +84,52 @@ _RULE = re.compile(r"(?m)^[ \t]{0,8}(?:[-*_][ \t]?){3,}$")
 _TABLE_RULE = re.compile(r"(?m)^[ \t]{0,8}\|?[ \t]?:?-{3,}.*$")
 
 
+def _closers(text: str) -> dict[int, int]:
+    """Position of the ``}`` closing each ``{`` of ``text`` (one pass)."""
+    stack: list[int] = []
+    out: dict[int, int] = {}
+    for k, ch in enumerate(text):
+        if ch == "{":
+            stack.append(k)
+        elif ch == "}" and stack:
+            out[stack.pop()] = k
+    return out
+
+
 def _unbrace(text: str) -> str:
-    """``\\boxed{X}``, ``\\text{X}`` and their kin replaced by X (braces matched, one pass per command)."""
+    """``\\boxed{X}``, ``\\text{X}`` and their kin replaced by X (braces matched in one pass)."""
+    if not _BRACED.search(text):
+        return text
+    closers = _closers(text)
+    drop: set[int] = set()  # the braces of the commands taken off
+    cuts: list[tuple[int, int]] = []  # spans of the command words to remove
+    for m in _BRACED.finditer(text):
+        close = closers.get(m.end() - 1)
+        if close is not None:
+            cuts.append((m.start(), m.end()))
+            drop.add(close)
     out: list[str] = []
     pos = 0
-    for m in _BRACED.finditer(text):
-        if m.start() < pos:
-            continue
-        depth, k = 1, m.end()
-        limit = min(len(text), m.end() + 2_000)
-        while k < limit and depth:
-            ch = text[k]
-            depth += (ch == "{") - (ch == "}")
-            k += 1
-        if depth:
-            continue
-        inner = text[m.end():k - 1]
-        out.append(text[pos:m.start()])
-        out.append(_unbrace(inner) if _BRACED.search(inner) else inner)
-        if m.group(0).startswith("\\text") and k < len(text) and text[k - 2: k - 1] != " ":
-            out.append("")
-        pos = k
+    for start, end in cuts:
+        out.append(text[pos:start])
+        pos = end
     out.append(text[pos:])
-    return "".join(out)
+    joined = "".join(out)
+    if not drop:
+        return joined
+    # map the dropped closing braces to positions in ``joined``
+    shift, k, keep = 0, 0, []
+    removed = sorted(drop)
+    for start, end in cuts:
+        while k < len(removed) and removed[k] < start:
+            keep.append(removed[k] - shift)
+            k += 1
+        shift += end - start
+    keep += [r - shift for r in removed[k:]]
+    chars = list(joined)
+    for r in keep:
+        chars[r] = ""
+    return "".join(chars)
 
 
 def unlatex(text: str) -> str:
@@ -195,7 +221,7 @@ _LABEL = re.compile(
     r"(?P<label>(?:(?:my|the|our)[ \t]+)?(?:final|correct|best|definitive)[ \t]+(?:answer|response|choice)s?|"
     r"(?:(?:my|the|our)[ \t]+)?answer|(?:(?:my|the|our)[ \t]+)?final)"
     r"[ \t]*(?:\([^()\n]{0,40}\))?[ \t]*"
-    r"(?P<sep>[:：=]|[-–—](?=[ \t])|\bis\b[ \t]*:?|\bwould[ \t]+be\b[ \t]*:?|$)")
+    r"(?P<sep>[:：=]|[-–—](?=[ \t])|\bis\b[ \t]*:?|\bwould[ \t]+be\b[ \t]*:?|$)[ \t]*")
 """A label that commits: "Final answer:", "Answer -", "The final answer is", an "Answer" heading alone on its
 line (markdown already removed), at a line start."""
 _JSON_START = re.compile(r"(?m)^[ \t]{0,8}\{|\{\s*\"")
@@ -275,6 +301,10 @@ def trim_pleasantries(text: str) -> str:
     return tail
 
 
+PREPARE_CAP = 8_000
+"""Characters of the answer text prepared at each end of a longer reply (the rest is never read)."""
+
+
 @lru_cache(maxsize=8_192)
 def prepare(text: str) -> str:
     """The answer text of a reply, ready for extraction (see the module docstring): reasoning taken apart,
@@ -283,6 +313,9 @@ def prepare(text: str) -> str:
     if not isinstance(text, str):
         return ""
     _, answer = split_reasoning(text)
+    answer = shorten_digits(answer)
+    if len(answer) > 2 * PREPARE_CAP:  # the answer is at the end (a completion's at the start)
+        answer = answer[:PREPARE_CAP] + "\n\n" + answer[-PREPARE_CAP:]
     t = unjson(answer)
     t = unlatex(t)
     t = unmarkdown(t)

@@ -17,6 +17,7 @@ from geocore.timecalc import offsets_in_year
 from geocore.timezones import format_utc_offset, get_zone
 from tasks.answers import (
     ALTERNATIVE_CUE,
+    DISOWNED,
     FINAL_RE,
     final_answer_end,
     final_answer_segment,
@@ -53,10 +54,15 @@ def _later_offsets(text: str) -> list[int]:
         return []
     end = final_answer_end(text, mark.end())
     out: list[int] = []
+    pending = False  # "### Another possibility" alone: the next line holds it
     for line in text[end: end + 1_500].split("\n")[1:13]:
-        if ALTERNATIVE_CUE.search(line) and _has_offset(line):
+        offered, pending = pending or bool(ALTERNATIVE_CUE.search(line)), False
+        if offered and _has_offset(line):
             out += read_offsets(line)[0]
+        elif offered:
+            pending = bool(line.strip())
     return out
+
 
 
 _QUOTED = re.compile(r"[\"“][^\"”\n]{0,120}[\"”]")
@@ -165,6 +171,8 @@ class TimeZoneProbeTask(GeneratedTask[ProbeTarget, int]):
             for earlier in final_answer_segments(text)[1:]:
                 found += read_offsets(earlier)[0] if _has_offset(earlier) else []
             found += _later_offsets(text)
+            if DISOWNED.search(segment):
+                return Parsed.hedged(raw, f"the answer disowns its offset: {segment.strip()[:80]!r}")
         distinct = sorted(set(found))
         if len(distinct) + bad > 1:
             return Parsed.hedged(raw, f"several UTC offsets for one place: {segment.strip()[:80]!r}", distinct)

@@ -29,13 +29,15 @@ from datetime import datetime, timedelta
 
 from tasks.records import Sample
 from tasks.registry import task_names
-from tests.tasks.adversarial import Kit, kit_for, runner_score, task_for, task_samples
+from tests.tasks.adversarial import Kit, _words, kit_for, placeholder, runner_score, task_for, task_samples
 
 SEED = 26
 FAMILIES = ("gpt", "claude", "gemini", "llama", "qwen", "r1")
-LABELS = ("correct", "wrong", "hedged", "refused", "cut")
+LABELS = ("correct", "wrong", "hedged", "refused", "cut", "echo")
 EXPECTED = {"correct": ("answered", True), "wrong": ("answered", False), "hedged": ("hedged", False),
-            "refused": ("refused", False), "cut": ("unparsed", False)}
+            "refused": ("refused", False), "cut": ("unparsed", False), "echo": ("unparsed", False)}
+"""(status, credited) of each label; *echo* is a two-way hedge that spells the prompt's own template ("Yes or No"),
+which the scoring policy reads as an echo of the placeholder (rule 4) before reading it as a hedge."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,12 @@ def _hedges(k: Kit, s: Sample) -> list[tuple[str, str]]:
     return out
 
 
+def _spells_template(s: Sample, k: Kit) -> bool:
+    """Whether "gold or wrong" is the prompt's own answer template ("FINAL ANSWER: Yes or No")."""
+    tpl = placeholder(s.prompt)
+    return tpl is not None and _words(tpl) == _words(f"{k.gold} or {k.wrong}")
+
+
 def _completion_hedges(k: Kit) -> list[tuple[str, str]]:
     g, w = k.gold, k.wrong
     return [("second_line_actually", f"{g}\nActually, {w}."), ("second_line_or", f"{g}\nOr {w}."),
@@ -227,7 +235,8 @@ def _chat(s: Sample, k: Kit, rng: random.Random) -> Iterator[Reply]:
             yield reply(family, "correct", f"commit_{n}", _wrap(family, _commit(family, k.gold, k, rng), k, rng))
         yield reply(family, "wrong", "commit", _wrap(family, _commit(family, k.wrong, k, rng), k, rng))
         for form, body in rng.sample(hedges, 4):
-            yield reply(family, "hedged", form, _wrap(family, body, k, rng))
+            echo = form == "boxed_or" and _spells_template(s, k)
+            yield reply(family, "echo" if echo else "hedged", form, _wrap(family, body, k, rng))
         yield reply(family, "refused", "decline", _wrap(family, rng.choice(_REFUSALS), k, rng, pleasantry=False))
         yield reply(family, "cut", "unclosed_think", f"<think>\n{_thinking(k, rng)}\nLet me keep going")
 
