@@ -100,7 +100,7 @@ def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: s
     if parsed.status == "unparsed" and (is_refusal(answer.text) or (answer.source != "final" and is_refusal(text))):
         return Parsed.refused(text, f"the reply declines to answer: {answer.text[:80]!r}")
     if parsed.status != "hedged":
-        other = _alternative(answer.text, find, parsed)
+        other = _alternative(answer.text, later, parsed)
         if other is None and answer.source == "final" and parsed.status == "answered":
             other = _other_final(text, find, parsed)
         if other is None and parsed.status == "answered" and answer.end >= 0:
@@ -117,7 +117,7 @@ _HEDGE_PHRASE = re.compile(
     re.IGNORECASE)
 _ALTERNATIVE = re.compile(
     r"\b(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|if not|though|although|vs\.?|versus|actually|"
-    r"correction|I mean|on second thought)\b|/", re.IGNORECASE)
+    r"correction|I mean|on second thought|might be|could be|unless|in which case|but)\b|/", re.IGNORECASE)
 
 
 def agree(a: Any, b: Any, rel: float = 0.01) -> bool:
@@ -153,9 +153,7 @@ def _alternative(segment: str, find: Callable[[str], Parsed], whole: Parsed) -> 
         piece = segment[a:b].strip(" ,;:.()[]-\t")
         if not piece:
             continue
-        got = find(piece)
-        if got.status == "unparsed" and (worded := number_words(piece)) != piece:
-            got = find(worded)
+        got = _read_piece(piece, find)
         if got.status == "hedged":
             return f"the answer offers alternatives: {segment[:80]!r}"
         if got.status == "answered":
@@ -190,11 +188,32 @@ _LABEL_WORDS = re.compile(r"\b(?:answers?|choice|option|guess|pick|estimate|alte
 _EXPLAINS = re.compile(r"\b(?:is|are|was|were|not|no|because|since|than|wrong|incorrect|unlike|except|rule[sd]?|"
                        r"eliminat\w*|exclud\w*|given|from|between|of)\b", re.IGNORECASE)
 _HEAD = re.compile(r"[(\[]?[\w.+-]+[)\]]?")
+_NEGATION = re.compile(r"\b(?:not|no|never|except|rather than|instead of|nor|excluding|wrong|incorrect)\b",
+                       re.IGNORECASE)
+_TAIL = re.compile(r"[(\[]?[\w.+-]+[)\]]?\W*$")
 _LOWER_LEAD = re.compile(r"^(?:[a-z']+\s+){1,6}")
 DISOWNED = re.compile(
     r"\b(?:which|this|that|it|but|though|although|however)\b[^.\n]{0,40}?\b(?:wrong|incorrect|not (?:right|correct|"
     r"accurate|reliable)|mistaken|inaccurate)\b", re.IGNORECASE)
 """An answer that disowns its value: "..., which I believe is wrong", "but this is probably incorrect"."""
+
+
+def _read_piece(text: str, find: Callable[[str], Parsed]) -> Parsed:
+    """``find`` on a piece of an answer line cut at a word that offers an alternative; when it reads nothing, on the
+    piece with its numbers in words as digits, without its leading lower-case words ("also be D, though": D),
+    then on its first and last tokens ("D is also plausible", "I'd go with D")."""
+    piece = text.strip(" ,;:.()[]-\t")
+    got = find(piece) if piece else Parsed.failure(text, "empty piece")
+    if _NEGATION.search(piece):  # "but not A": what the answer is not is no alternative
+        return got
+    head, tail = _HEAD.match(piece), _TAIL.search(piece)
+    for retry in (number_words(piece), _LOWER_LEAD.sub("", piece), head.group(0) if head else "",
+                  tail.group(0).strip(" .,;:!?") if tail else ""):
+        if got.status != "unparsed":
+            break
+        if retry and retry != piece:
+            got = find(retry)
+    return got
 
 
 def later_alternative(text: str, answer: Answer, find: Callable[[str], Parsed], whole: Parsed) -> str | None:
@@ -220,13 +239,12 @@ def later_alternative(text: str, answer: Answer, find: Callable[[str], Parsed], 
         offered, pending = bool(cue or labelled or pending), False
         if not (offered or bare):
             continue
-        piece = (worded[cue.end():] if cue and not labelled else worded).strip(" ,;:.()[]-\t")
-        got = find(piece) if piece else find(worded)
-        head = _HEAD.match(piece)
-        for retry in (_LOWER_LEAD.sub("", piece), head.group(0) if head else ""):
-            if got.status != "unparsed" or not retry or retry == piece:
-                continue
-            got = find(retry)  # "could also be D, though": D; "On second thought, 1 fits better": 1
+        starts = [m.end() for m in ALTERNATIVE_CUE.finditer(worded)][:4] if cue and not labelled else [0]
+        got = find(worded)
+        for start in reversed(starts):  # the last cue first: "If I had to pick another, I'd go with D"
+            got = _read_piece(worded[start:], find)
+            if got.status != "unparsed":
+                break
         if got.status == "answered" and not agree(got.value, whole.value, rel=1e-4):
             return f"a later line offers another answer: {line[:80]!r}"
         if got.status == "hedged" and offered:

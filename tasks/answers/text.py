@@ -85,6 +85,7 @@ def _tidy(segment: str) -> str:
 
 
 _LIST_ITEM = re.compile(r"^\s{0,8}(?:[-*•+]|\(?\d{1,2}[.)](?!\d))\s+")
+_BULLET = re.compile(r"^\s{0,8}[-*•+]\s+")
 _CONTINUES = re.compile(r"^\s{0,8}(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|if not|though|"
                         r"although|actually|correction)\b", re.IGNORECASE)
 _MAX_ITEMS = 12
@@ -105,6 +106,8 @@ def _answer_lines(rest: str) -> tuple[list[str], list[str]]:
             out.append(ln)
         if len(out) > 1:
             out = [_LIST_ITEM.sub("", ln) for ln in out]
+        elif i > 0:  # one bullet under the marker ("Final Answer:\n- 52.3, -17.2"): its dash is no minus sign
+            out = [_BULLET.sub("", out[0])]
     more: list[str] = []
     for ln in lines[i + len(out): i + len(out) + 3]:
         if not _CONTINUES.match(ln):

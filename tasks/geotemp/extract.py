@@ -710,7 +710,19 @@ def extract_time_answer(text: str, *, utc_target: bool = False, place: str | Non
     chosen = _pick(times, utc_target, t, place)
     if chosen is None:
         return Extraction(None, "only arithmetic operands, no resulting time")
-    why = _hedge(t, times, chosen, committed=False, utc_target=utc_target, place=place)
+    why = _hedge(t, times, chosen, committed=False, utc_target=utc_target, place=place) or _weighed(
+        t, times, chosen, utc_target=utc_target, place=place)
     if why:
         return Extraction(None, f"the reply offers {why}", status="hedged")
     return Extraction(_answer_from(t, times, chosen, "text"))
+
+
+def _weighed(text: str, times: list[_Time], chosen: _Time, *, utc_target: bool, place: str | None) -> str | None:
+    """Why the concluding sentence weighs two times ("My best guess is 8:45 PM, but 9:45 PM is also plausible"),
+    or None: another candidate time in the chosen time's sentence, with a word that offers an alternative."""
+    span = next(((s, e) for s, e in _sentences(text) if s <= chosen.start < e), None)
+    if span is None or not ALTERNATIVE_CUE.search(text[span[0]:span[1]]):
+        return None
+    others = [x for x in times if span[0] <= x.start < span[1] and x is not chosen and _counts(text, x, utc_target, place)
+              and (x.hour, x.minute) != (chosen.hour, chosen.minute)]
+    return "alternative times in its concluding sentence" if others else None

@@ -128,7 +128,8 @@ _PLEASANTRIES = ("Let me know if you need anything else!", "I hope this helps!",
 _REFUSALS = ("I'm sorry, but I can't determine this reliably from the information given.",
              "I don't have enough information to answer this question.",
              "Unfortunately, I am unable to determine the answer without access to a map or other tools.",
-             "I cannot answer this with confidence, so I will not guess.")
+             "I cannot answer this with confidence, so I will not guess.",
+             "I'm not able to look up maps, so I can't give a definitive answer here.")
 
 
 def _commit(family: str, g: str, k: Kit, rng: random.Random) -> str:
@@ -143,8 +144,15 @@ def _commit(family: str, g: str, k: Kit, rng: random.Random) -> str:
         "llama": [f"The final answer is: $\\boxed{{{latex(g)}}}$", f"Final answer - {g}", f"Final Answer: {g}"],
         "qwen": [f"**Final Answer**\n\\[\n\\boxed{{{latex(g)}}}\n\\]", f"**Final Answer**\n\\boxed{{{latex(g)}}}",
                  f"FINAL ANSWER: \\( \\boxed{{{latex(g)}}} \\)"],
-        "r1": [f"**Answer:** {g}", f"FINAL ANSWER: {g}", f"**Final Answer**\n\n\\boxed{{{latex(g)}}}"],
+        "r1": [f"**Answer:** {g}", f"FINAL ANSWER: {g}", f"**Final Answer**\n\n\\boxed{{{latex(g)}}}",
+               f"**Answer:** {g}\n\nThe answer is {g} because the data given points to it."],
     }
+    forms["gpt"] += [f"## Final answer\n**{g}**\n\n---\n*Note: this uses only the information given.*",
+                     f"Therefore, the answer is **{g}**."]
+    forms["claude"] += [f"> **Answer:** {g}", f"FINAL ANSWER: {g}\n\nIn summary, the answer is {g}."]
+    forms["gemini"] += [f"**Final answer: {g}**", f"Final Answer:\n- {g}"]
+    forms["llama"] += [f"Answer — {g}", f"So my final answer is {g}."]
+    forms["qwen"] += [f'{{"final_answer": {json.dumps(g)}, "reasoning": {json.dumps("I first considered " + k.wrong)}}}']
     out = rng.choice(forms[family])
     if numeric and k.numeric and rng.random() < 0.5:
         out = out.replace(g, grouped(g, rng.choice(("en", "fr", "ch", "de"))))
@@ -195,6 +203,12 @@ def _hedges(k: Kit, s: Sample) -> list[tuple[str, str]]:
         ("could_also_be", f"**Final answer:** {g}\n\nIt could also be {w}, though."),
         ("another_possibility_heading", f"FINAL ANSWER: {g}\n\n### Another possibility\n{w}"),
         ("boxed_or", f"\\[\n\\boxed{{{latex(g)}}} \\text{{ or }} \\boxed{{{latex(w)}}}\n\\]"),
+        ("another_pick", f"FINAL ANSWER: {g}\nIf I had to pick another, I'd go with {w}."),
+        ("backup_label", f"**Answer:** {g}\n**Backup answer:** {w}"),
+        ("two_finals", f"FINAL ANSWER: {g}\n\nFINAL ANSWER: {w}"),
+        ("also_plausible", f"My best guess is {g}, but {w} is also plausible."),
+        ("unless_clause", f"FINAL ANSWER: {g} (unless the data is read the other way, in which case {w})"),
+        ("might_be", f"**Final answer:** {g}, though I'm not sure; it might be {w}."),
     ]
     if k.numeric and k.value is not None:
         other = int(round(k.value * 1.5 + 100))
