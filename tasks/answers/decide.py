@@ -176,8 +176,8 @@ AFTER_CAP = 1_500
 """Characters after the committed answer read for a second answer (its next lines)."""
 AFTER_LINES = 12
 ALTERNATIVE_CUE = re.compile(
-    r"\b(?:or|either|alternative(?:ly|s)?|second|backup|other(?:wise)?|if not|could|might|possibly|perhaps|maybe|"
-    r"probably|likely|also|another|else|instead|actually|correction|rather|on second thought|though|although|"
+    r"\b(?:or|either|alternative(?:ly|s)?|second|backup|other(?:wise)?|if not|could|might|may|possibly|perhaps|maybe|"
+    r"probably|likely|also|another|else|instead|actually|correction|rather|on second thought|though|although|however|"
     r"unless|depending|daylight|DST|summer|winter|standard time|in case|runner[- ]up|fallback|guess|"
     r"(?:I'd|I would|I might|I could) (?:also )?(?:say|go with|pick|choose|consider))\b", re.IGNORECASE)
 """Words that offer or weigh a second answer on a line after the committed one."""
@@ -241,7 +241,7 @@ def later_alternative(text: str, answer: Answer, find: Callable[[str], Parsed], 
             continue
         starts = [m.end() for m in ALTERNATIVE_CUE.finditer(worded)][:4] if cue and not labelled else [0]
         got = find(worded)
-        for start in reversed(starts):  # the last cue first: "If I had to pick another, I'd go with D"
+        for start in [*reversed(starts), 0]:  # the last cue first ("... another, I'd go with D"), the whole line last
             got = _read_piece(worded[start:], find)
             if got.status != "unparsed":
                 break

@@ -80,7 +80,8 @@ _FENCE = re.compile(r"(?m)^[ \t]{0,8}(?:```|~~~)[\w+-]{0,20}[ \t]*$")
 _HEADING = re.compile(r"(?m)^[ \t]{0,8}#{1,6}[ \t]+")
 _QUOTE = re.compile(r"(?m)^[ \t]{0,8}>[ \t]?")
 _EMPHASIS = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<![\w_])_(?=[A-Za-z])|(?<=[A-Za-z.])_(?!\w)|`")
-_RULE = re.compile(r"(?m)^[ \t]{0,8}(?:[-*_][ \t]?){3,}$")
+_RULE = re.compile(r"(?m)^[ \t]{0,8}(?:(?:[-*_][ \t]?){3,}|={3,}[ \t]*)$")
+_EMOJI = re.compile("[\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\U0001f000-\U0001faff]")
 _TABLE_RULE = re.compile(r"(?m)^[ \t]{0,8}\|?[ \t]?:?-{3,}.*$")
 
 
@@ -143,9 +144,54 @@ def unlatex(text: str) -> str:
     return t
 
 
+_TABLE_ROW = re.compile(r"(?m)^[ \t]{0,8}\|(.*)\|[ \t]*$")
+_ANSWER_HEADER = re.compile(r"^(?:final\s)?answers?$|^final$", re.IGNORECASE)
+
+
+def _table_answers(text: str) -> str:
+    """A markdown table with an "Answer" column: its last row's cell there written as a FINAL ANSWER line."""
+    if "|" not in text:
+        return text
+    rows = list(_TABLE_ROW.finditer(text))
+    out: list[str] = []
+    pos, k = 0, 0
+    while k < len(rows):
+        j = k  # rows k..j-1 make one table (consecutive lines)
+        while j + 1 < len(rows) and rows[j + 1].start() == rows[j].end() + 1:
+            j += 1
+        header = [c.strip(" *_") for c in rows[k].group(1).split("|")]
+        col = next((i for i, c in enumerate(header) if _ANSWER_HEADER.match(c)), None)
+        body = [r for r in rows[k + 1: j + 1] if not re.fullmatch(r"[\s:|-]*", r.group(1))]
+        if col is not None and body:
+            cells = [c.strip() for c in body[-1].group(1).split("|")]
+            if col < len(cells) and cells[col]:
+                out.append(text[pos:rows[k].start()])
+                out.append(f"FINAL ANSWER: {cells[col]}")
+                pos = rows[j].end()
+        k = j + 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
+_ANSWER_TAG = re.compile(r"<(?P<tag>final[_ ]?answer|answer)>(?P<body>[^<]{0,2000})</(?P=tag)>", re.IGNORECASE)
+_OTHER_TAG = re.compile(r"<(?P<tag>(?:alternative|second|backup|other)[\w]{0,20})>(?P<body>[^<]{0,2000})</(?P=tag)>",
+                        re.IGNORECASE)
+
+
+def untag(text: str) -> str:
+    """``<answer>X</answer>`` written as a FINAL ANSWER line, ``<alternative>Y</alternative>`` as an
+    "Alternative answer:" line."""
+    if "<" not in text:
+        return text
+    t = _ANSWER_TAG.sub(lambda m: f"\nFINAL ANSWER: {m.group('body').strip()}\n", text)
+    return _OTHER_TAG.sub(lambda m: f"\nAlternative answer: {m.group('body').strip()}\n", t)
+
+
 def unmarkdown(text: str) -> str:
-    """Markdown taken off: code fences, headings and quote marks at line starts, rules, emphasis and ticks."""
-    t = _FENCE.sub("", text)
+    """Markdown taken off: code fences, tables with an answer column, headings and quote marks at line starts,
+    rules and setext underlines, emphasis, ticks and emoji."""
+    t = _FENCE.sub("", _table_answers(text))
+    t = _EMOJI.sub("", t)
     t = _RULE.sub("", t)
     t = _TABLE_RULE.sub("", t)
     t = _HEADING.sub("", t)
@@ -273,6 +319,28 @@ def unjson(text: str) -> str:
     return "".join(out)
 
 
+_WEAK_LABEL = re.compile(
+    r"(?im)^(?P<lead>[ \t]{0,8}(?:[-*+•][ \t]+)?)(?:(?:my|the|our)[ \t]+)?(?:result|conclusion|verdict|choice|"
+    r"selection|prediction|selected option|pick|solution)[ \t]*[:：=-][ \t]*(?=\S)")
+WEAK_LINES = 3
+"""Last lines of a reply without a FINAL ANSWER line where "Result:", "Conclusion:" and their kin commit."""
+
+
+def _weak_labels(text: str) -> str:
+    """Without any FINAL ANSWER line, a "Result:" or "Conclusion:" label on one of the reply's last
+    :data:`WEAK_LINES` non-empty lines commits too (earlier, such labels are steps of the working)."""
+    if re.search(r"final\s{0,5}answer\s{0,5}[:：]", text, re.IGNORECASE):
+        return text
+    lines = text.rstrip().split("\n")
+    filled = [k for k, ln in enumerate(lines) if ln.strip()][-WEAK_LINES:]
+    for k in reversed(filled):
+        new = _WEAK_LABEL.sub(lambda m: m.group("lead") + "FINAL ANSWER: ", lines[k], count=1)
+        if new != lines[k]:
+            lines[k] = new
+            return "\n".join(lines)
+    return text
+
+
 def mark_answers(text: str) -> str:
     """Each committing label at a line start written as ``FINAL ANSWER:`` ("Final answer - 42.3" is 42.3, not
     -42.3; "**Answer:** B", "The final answer is $\\boxed{B}$", an "Answer" heading with the answer below)."""
@@ -316,9 +384,9 @@ def prepare(text: str) -> str:
     answer = shorten_digits(answer)
     if len(answer) > 2 * PREPARE_CAP:  # the answer is at the end (a completion's at the start)
         answer = answer[:PREPARE_CAP] + "\n\n" + answer[-PREPARE_CAP:]
-    t = unjson(answer)
+    t = untag(unjson(answer))
     t = unlatex(t)
     t = unmarkdown(t)
     t = unify_numbers(t)
-    t = mark_answers(t)
-    return trim_pleasantries(t)
+    t = trim_pleasantries(mark_answers(t))
+    return _weak_labels(t)

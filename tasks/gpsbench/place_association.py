@@ -114,10 +114,14 @@ def parse_place(segment: str) -> Parsed[list[str]]:
     return Parsed.success(segment, list(alternatives[0]))
 
 
+_SENTENCE_START = re.compile(r"^(?:(?:It|This|That|These|Those|I|We|They|There|Here|Perhaps|Maybe|Or|But|However|"
+                             r"Also|Alternatively|Otherwise|Possibly|Actually|P\.?S\.?)\b[\s,.:]*)+")
+
+
 def parse_named_place(segment: str) -> Parsed[list[str]]:
     """:func:`parse_place` on the capitalised name in a sentence ("could also be Lyon, France" is Lyon, France;
     "this is likely correct" names no place): how a line after the answer is read for a second place."""
-    name = re.sub(r"^[^A-Z]*", "", _unlabel(segment))
+    name = re.sub(r"^[^A-Z]*", "", _SENTENCE_START.sub("", _unlabel(segment)))
     return parse_place(name) if name else Parsed.failure(segment, "no place name")
 
 

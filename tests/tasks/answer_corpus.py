@@ -129,7 +129,8 @@ _REFUSALS = ("I'm sorry, but I can't determine this reliably from the informatio
              "I don't have enough information to answer this question.",
              "Unfortunately, I am unable to determine the answer without access to a map or other tools.",
              "I cannot answer this with confidence, so I will not guess.",
-             "I'm not able to look up maps, so I can't give a definitive answer here.")
+             "I'm not able to look up maps, so I can't give a definitive answer here.",
+             "Without more data I can't provide a definitive answer.")
 
 
 def _commit(family: str, g: str, k: Kit, rng: random.Random) -> str:
@@ -152,6 +153,11 @@ def _commit(family: str, g: str, k: Kit, rng: random.Random) -> str:
     forms["claude"] += [f"> **Answer:** {g}", f"FINAL ANSWER: {g}\n\nIn summary, the answer is {g}."]
     forms["gemini"] += [f"**Final answer: {g}**", f"Final Answer:\n- {g}"]
     forms["llama"] += [f"Answer — {g}", f"So my final answer is {g}."]
+    forms["gpt"] += [f"**The answer is {g}.**", f"Result: {g}"]
+    forms["claude"] += [f"<answer>{g}</answer>", f"Answer\n======\n{g}"]
+    forms["gemini"] += [f"| Question | Answer |\n|---|---|\n| this one | {g} |", f"FINAL ANSWER: {g} ✅"]
+    forms["llama"] += [f"1. Compute the values.\n2. Compare them.\n\n**So, the final answer is {g}.**"]
+    forms["r1"] += [f"Final: `{g}`"]
     forms["qwen"] += [f'{{"final_answer": {json.dumps(g)}, "reasoning": {json.dumps("I first considered " + k.wrong)}}}']
     out = rng.choice(forms[family])
     if numeric and k.numeric and rng.random() < 0.5:
@@ -208,6 +214,10 @@ def _hedges(k: Kit, s: Sample) -> list[tuple[str, str]]:
         ("two_finals", f"FINAL ANSWER: {g}\n\nFINAL ANSWER: {w}"),
         ("also_plausible", f"My best guess is {g}, but {w} is also plausible."),
         ("unless_clause", f"FINAL ANSWER: {g} (unless the data is read the other way, in which case {w})"),
+        ("close_second", f"FINAL ANSWER: {g}\n\nHowever, {w} is a close second."),
+        ("likely_bullets", f"**Answer:**\n- Most likely: {g}\n- Less likely: {w}"),
+        ("postscript", f"FINAL ANSWER: {g}\nP.S. It may be {w}."),
+        ("answer_tags_alternative", f"<answer>{g}</answer>\n<alternative>{w}</alternative>"),
         ("might_be", f"**Final answer:** {g}, though I'm not sure; it might be {w}."),
     ]
     if k.numeric and k.value is not None:
@@ -235,7 +245,8 @@ def _completion_hedges(k: Kit) -> list[tuple[str, str]]:
     return [("second_line_actually", f"{g}\nActually, {w}."), ("second_line_or", f"{g}\nOr {w}."),
             ("second_line_choice", f"{g}\nSecond choice: {w}"),
             ("second_line_thought", f"{g}\n\nOn second thought, {w} fits better."),
-            ("disowned", f"{g}, which I believe is wrong.")]
+            ("disowned", f"{g}, which I believe is wrong."), ("second_line_maybe", f"{g}\nHmm, maybe {w}."),
+            ("second_line_bracket", f"{g}\n(Alternatively {w}.)")]
 
 
 # ----------------------------------------------------------------------------- the corpus
@@ -262,7 +273,8 @@ def _completion(s: Sample, k: Kit, rng: random.Random) -> Iterator[Reply]:
     for family in FAMILIES:
         think = f"<think>\n{_thinking(k, rng)}\n</think>\n\n" if family in ("r1", "qwen") else ""
         correct = [f"{g}", f"{g}\n\nThe data given supports this choice.", f"**{g}**", f"$\\boxed{{{g}}}$",
-                   f"{g}\nExplanation: it matches the information given."]
+                   f"{g}\nExplanation: it matches the information given.", f"{g}\n\n**Explanation:** the values fit.",
+                   f"{g} — based on the information given."]
         for n, body in enumerate(rng.sample(correct, 3)):
             yield reply(family, "correct", f"continue_{n}", think + body)
         yield reply(family, "wrong", "continue", think + k.wrong.strip())
