@@ -178,7 +178,8 @@ AFTER_LINES = 12
 ALTERNATIVE_CUE = re.compile(
     r"\b(?:or|either|alternative(?:ly|s)?|second|backup|other(?:wise)?|if not|could|might|may|possibly|perhaps|maybe|"
     r"probably|likely|also|another|else|instead|actually|correction|rather|on second thought|though|although|however|"
-    r"unless|depending|daylight|DST|summer|winter|standard time|in case|runner[- ]up|fallback|guess|"
+    r"unless|depending|daylight|DST|summer|winter|standard time|in case|runner[- ]up|fallback|guess|that said|"
+    r"having said that|ruled? out|possib\w*|plausib\w*|close second|contender|"
     r"(?:I'd|I would|I might|I could) (?:also )?(?:say|go with|pick|choose|consider))\b", re.IGNORECASE)
 """Words that offer or weigh a second answer on a line after the committed one."""
 _ANSWER_LABEL = re.compile(

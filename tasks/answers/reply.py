@@ -322,6 +322,12 @@ def unjson(text: str) -> str:
 _WEAK_LABEL = re.compile(
     r"(?im)^(?P<lead>[ \t]{0,8}(?:[-*+•][ \t]+)?)(?:(?:my|the|our)[ \t]+)?(?:result|conclusion|verdict|choice|"
     r"selection|prediction|selected option|pick|solution)[ \t]*[:：=-][ \t]*(?=\S)")
+_IS_THE_ANSWER = re.compile(
+    r"^(?P<lead>(?:(?:based on|according to|after|from|given|so|thus|therefore|hence|overall|in conclusion|"
+    r"in summary|all in all|putting)[^,:;\n]{0,100}[,:;][ \t]*)?)(?P<value>[^:;\n]{1,200}?)[ \t]+"
+    r"(?:is|would be|should be)[ \t]+"
+    r"(?:the|my)[ \t]+(?:final[ \t]+|correct[ \t]+|best[ \t]+|right[ \t]+)?answer\b[^\n]{0,80}$", re.IGNORECASE)
+"""A last line that names its answer first: "Based on my calculations, C is the answer." """
 WEAK_LINES = 3
 """Last lines of a reply without a FINAL ANSWER line where "Result:", "Conclusion:" and their kin commit."""
 
@@ -335,6 +341,8 @@ def _weak_labels(text: str) -> str:
     filled = [k for k, ln in enumerate(lines) if ln.strip()][-WEAK_LINES:]
     for k in reversed(filled):
         new = _WEAK_LABEL.sub(lambda m: m.group("lead") + "FINAL ANSWER: ", lines[k], count=1)
+        if new == lines[k] and (m := _IS_THE_ANSWER.match(lines[k])):
+            new = f"{m.group('lead')}\nFINAL ANSWER: {m.group('value')}"
         if new != lines[k]:
             lines[k] = new
             return "\n".join(lines)

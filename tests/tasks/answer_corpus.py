@@ -157,7 +157,9 @@ def _commit(family: str, g: str, k: Kit, rng: random.Random) -> str:
     forms["claude"] += [f"<answer>{g}</answer>", f"Answer\n======\n{g}"]
     forms["gemini"] += [f"| Question | Answer |\n|---|---|\n| this one | {g} |", f"FINAL ANSWER: {g} ✅"]
     forms["llama"] += [f"1. Compute the values.\n2. Compare them.\n\n**So, the final answer is {g}.**"]
-    forms["r1"] += [f"Final: `{g}`"]
+    forms["r1"] += [f"Final: `{g}`", f"Based on my calculations, **{g}** is the answer."]
+    forms["gpt"] += [f"✅ **Final Answer:** {g}", f"ANSWER: {g}"]
+    forms["llama"] += [f"Final answer (rounded): {g}"]
     forms["qwen"] += [f'{{"final_answer": {json.dumps(g)}, "reasoning": {json.dumps("I first considered " + k.wrong)}}}']
     out = rng.choice(forms[family])
     if numeric and k.numeric and rng.random() < 0.5:
@@ -218,6 +220,8 @@ def _hedges(k: Kit, s: Sample) -> list[tuple[str, str]]:
         ("likely_bullets", f"**Answer:**\n- Most likely: {g}\n- Less likely: {w}"),
         ("postscript", f"FINAL ANSWER: {g}\nP.S. It may be {w}."),
         ("answer_tags_alternative", f"<answer>{g}</answer>\n<alternative>{w}</alternative>"),
+        ("cannot_rule_out", f"FINAL ANSWER: {g}\n\nThat said, {w} cannot be ruled out."),
+        ("italic_aside", f"**Final answer:** {g}\n\n*(If the other reading applies: {w}.)*"),
         ("might_be", f"**Final answer:** {g}, though I'm not sure; it might be {w}."),
     ]
     if k.numeric and k.value is not None:
