@@ -3,6 +3,10 @@ with a typed extractor that says whether the reply answered, hedged, declined or
 
 Scoring policy (also in README "Scoring policy"; statuses in :data:`tasks.records.AnswerStatus`):
 
+0. **Prepare the reply** (:func:`prepare`, :mod:`tasks.answers.reply`): reasoning blocks taken apart
+   (:func:`split_reasoning`), JSON answer fields, LaTeX and markdown unwrapped, thousands separators unified,
+   committing labels and headings ("Final answer -", "## Answer", "**Answer:**") written as FINAL ANSWER lines,
+   closing pleasantries dropped. Every family reads the prepared text.
 1. **Find the committed answer** (:func:`find_answer`): the last ``FINAL ANSWER:`` line; in completion style
    (the prompt ends in a stub such as ``Answer: Option (``) the reply's first line; in a free reply the last
    line that commits ("the answer is ...", "Therefore ..."), else the last line. Never the first number of the
@@ -12,7 +16,9 @@ Scoring policy (also in README "Scoring policy"; statuses in :data:`tasks.record
    ("X (or Y)") — is ``hedged`` and never credited; so are alternatives offered in words ("C, or possibly D",
    "C (maybe D)", "B/C", "B. Actually, C."), a list under the marker, an "or ..." line after it, a bound
    ("at least 1200 km") and FINAL ANSWER lines that disagree (:func:`extract`). "Not X" is no answer. The same value written twice (in km and miles, in DMS and
-   decimal) is one answer.
+   decimal) is one answer. A later line offering another value of the answer's kind ("Second choice: ...",
+   "Alternative answer: ...", a heading with another value under it, numbers in words) and an answer that disowns
+   its value ("..., which I believe is wrong") are hedges too (:func:`later_alternative`).
 3. **A given parameter is not the answer.** "With R = 6371 km, the distance is 2424 km" answers 2424 km:
    values after "R =", "with/using/given ...", tolerances ("± 5 km"), operands of a computation and values
    printed in the prompt (while another value remains) are left out.
@@ -47,7 +53,15 @@ from tasks.answers.coords import (
     pairs,
     single_angle,
 )
-from tasks.answers.decide import agree, decide, distinct, extract
+from tasks.answers.decide import (
+    ALTERNATIVE_CUE,
+    DISOWNED,
+    agree,
+    decide,
+    distinct,
+    extract,
+    later_alternative,
+)
 from tasks.answers.numbers import (
     DISTANCE_UNITS,
     KM_PER_MILE,
@@ -64,6 +78,15 @@ from tasks.answers.numbers import (
     result_part,
     same_value,
     to_float,
+)
+from tasks.answers.reply import (
+    number_words,
+    prepare,
+    split_reasoning,
+    unify_numbers,
+    unjson,
+    unlatex,
+    unmarkdown,
 )
 from tasks.answers.text import (
     BLOCK_CAP,
@@ -92,6 +115,8 @@ from tasks.answers.text import (
 )
 
 __all__ = [
+    "ALTERNATIVE_CUE", "DISOWNED", "later_alternative", "number_words", "prepare", "split_reasoning", "unify_numbers",
+    "unjson", "unlatex", "unmarkdown",
     "BLOCK_CAP", "DIRECTIONS_8", "DIRECTION_NAMES", "DISTANCE_UNITS", "FINAL_RE", "KM_PER_MILE", "LONG_NUMBER", "NUM",
     "NUMBER_RE", "SEGMENT_CAP", "TAIL_CAP", "Angle", "Answer", "Number", "Pair", "PairAnswer", "Quantity", "agree", "answer_block",
     "bare_number", "blank_phrase", "clean", "commit_block", "contains_phrase", "coordinate_pair", "earlier_blocks", "decide", "direction", "distinct",

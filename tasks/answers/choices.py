@@ -19,7 +19,7 @@ _LABEL = r"(?:[A-Z]|[0-9]{1,2})"
 _MARKED = re.compile(rf"(?<![A-Za-z0-9])\(({_LABEL})\)|(?<![A-Za-z0-9(.])({_LABEL})\)")
 _NAMED = re.compile(rf"\b(?:options?|answer|choice|letter)\s?(?:is\s|:\s?|=\s?)?\(?(?-i:({_LABEL}))\)?(?![A-Za-z0-9])",
                     re.IGNORECASE)
-_START = re.compile(rf"^\(?({_LABEL})\)?(?:$|\s?[:)\-,]|\s?\.(?!\d)|\s-)")
+_START = re.compile(rf"^\(?({_LABEL})\)?(?:$|\s?[:)\-,;]|\s?\.(?!\d)|\s-|\s\()")
 _CONNECTORS = re.compile(
     r"\b(?:or|and|either|both|options?|answers?|choices?|letters?|is|are|also|maybe|perhaps|possibly|probably|"
     r"plausible|possible|likely|equally|vs|versus|though|although|alternatively|otherwise|if\s+not)\b"

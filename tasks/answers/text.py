@@ -85,6 +85,7 @@ def _tidy(segment: str) -> str:
 
 
 _LIST_ITEM = re.compile(r"^\s{0,8}(?:[-*•+]|\(?\d{1,2}[.)](?!\d))\s+")
+_BULLET = re.compile(r"^\s{0,8}[-*•+]\s+")
 _CONTINUES = re.compile(r"^\s{0,8}(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|if not|though|"
                         r"although|actually|correction)\b", re.IGNORECASE)
 _MAX_ITEMS = 12
@@ -105,6 +106,8 @@ def _answer_lines(rest: str) -> tuple[list[str], list[str]]:
             out.append(ln)
         if len(out) > 1:
             out = [_LIST_ITEM.sub("", ln) for ln in out]
+        elif i > 0:  # one bullet under the marker ("Final Answer:\n- 52.3, -17.2"): its dash is no minus sign
+            out = [_BULLET.sub("", out[0])]
     more: list[str] = []
     for ln in lines[i + len(out): i + len(out) + 3]:
         if not _CONTINUES.match(ln):
@@ -185,6 +188,8 @@ class Answer:
 
     text: str
     source: Literal["final", "completion", "commit", "last_line"]
+    end: int = -1
+    """Where the answer ends in the reply (what follows may offer a second answer); -1 when not known."""
 
 
 def find_answer(text: str, *, completion: bool = False) -> Answer | None:
@@ -197,22 +202,27 @@ def find_answer(text: str, *, completion: bool = False) -> Answer | None:
        on, within the last :data:`TAIL_CAP` characters;
     4. otherwise the last non-empty line.
     """
-    seg = final_answer_segment(text)
-    if seg is not None:
-        return Answer(seg, "final")
+    last = last_match(FINAL_RE, text)
+    if last is not None:
+        return Answer(_segment_at(text, last.end()), "final", final_answer_end(text, last.end()))
     if completion:
-        head = text[:SEGMENT_CAP * 4].lstrip()
+        skip = len(text) - len(text.lstrip())
+        head = text[skip: skip + SEGMENT_CAP * 4]
         first = head.split("\n", 1)[0]
-        return Answer(_tidy(first[:SEGMENT_CAP]), "completion") if first.strip() else None
-    tail = text[-TAIL_CAP:]
-    for line in reversed(tail.splitlines()):
+        return Answer(_tidy(first[:SEGMENT_CAP]), "completion", skip + len(first)) if first.strip() else None
+    base = max(0, len(text) - TAIL_CAP)
+    tail = text[base:]
+    end = len(tail)
+    for line in reversed(tail.split("\n")):
+        start = end - len(line)
         cue = last_match(_COMMIT, line)
         if cue is not None and line[cue.end():].strip(" .:*"):
-            return Answer(_tidy(line[cue.end():][:SEGMENT_CAP]), "commit")
+            return Answer(_tidy(line[cue.end():][:SEGMENT_CAP]), "commit", base + end)
+        end = start - 1
     line = last_line(text)
     if not line:
         return None
-    return Answer(_SENTENCE.split(line)[-1] if len(line) < SEGMENT_CAP else line, "last_line")
+    return Answer(_SENTENCE.split(line)[-1] if len(line) < SEGMENT_CAP else line, "last_line", len(text))
 
 
 def commit_block(text: str) -> str:

@@ -40,7 +40,17 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from tasks.answers import FINAL_RE, final_answer_end, final_answer_segment, fold, is_refusal
+from tasks.answers import (
+    ALTERNATIVE_CUE,
+    DISOWNED,
+    FINAL_RE,
+    final_answer_end,
+    final_answer_segment,
+    fold,
+    is_refusal,
+    prepare,
+    split_reasoning,
+)
 from tasks.records import AnswerStatus, Parsed
 
 MAX_REPLY_CHARS = 8_000
@@ -568,6 +578,57 @@ def _hedge(text: str, times: list[_Time], chosen: _Time, *, committed: bool, utc
     return None
 
 
+_AFTER_CAP = 1_500
+_AFTER_LINES = 12
+_DST_SHIFT = re.compile(
+    r"\b(?:daylight|DST|summer\s+time|standard\s+time|winter\s+time)\b[^\n]{0,80}?\b(?:an?|one|two|1|2)\s+hours?\s+"
+    r"(?:later|earlier|ahead|behind|more|less)\b|\b(?:an?|one|two|1|2)\s+hours?\s+(?:later|earlier|ahead|behind|more|less)"
+    r"\b[^\n]{0,80}?\b(?:daylight|DST|summer\s+time|standard\s+time|winter\s+time)\b", re.IGNORECASE)
+"""A time offered under another daylight-saving assumption without writing it ("one hour later if DST applies")."""
+
+
+def _second_answer(text: str, times: list[_Time], chosen: _Time, span: tuple[int, int], *, utc_target: bool,
+                   place: str | None) -> str | None:
+    """Why a committed answer is no single answer, or None: it offers two weekdays or two dates ("Monday or
+    Tuesday"), disowns itself ("..., which I believe is wrong"), or one of its next lines offers another time
+    or day ("4:00 PM if daylight saving applies", "Alternatively, Tuesday"). Reads at most :data:`_AFTER_CAP`
+    characters after the answer."""
+    segment = text[span[0]:span[1]]
+    line_end = text.find("\n", span[1], span[1] + _AFTER_CAP)
+    if DISOWNED.search(text[span[0]:line_end if line_end >= 0 else span[1] + 200]):
+        return "the stated answer disowns its value"
+    days = {WEEKDAYS[m.group(1).lower()] for m in WEEKDAY_RE.finditer(segment)}
+    if len(days) > 1 and ALTERNATIVE_CUE.search(segment):
+        return "the stated answer offers two weekdays"
+    dates = {r for m in DATE_RE.finditer(segment) for r in _date_readings(m)[:1]}
+    if len({(mo, d) for _, mo, d in dates}) > 1 and ALTERNATIVE_CUE.search(segment):
+        return "the stated answer offers two dates"
+    if _DST_SHIFT.search(text[span[0]:span[1] + _AFTER_CAP]):
+        return "the stated answer offers another time under daylight saving"
+    pos = span[1]
+    limit = span[1] + _AFTER_CAP
+    pending = False
+    for _ in range(_AFTER_LINES):
+        nl = text.find("\n", pos, limit)
+        if nl < 0:
+            break
+        start, pos = nl + 1, text.find("\n", nl + 1, limit)
+        pos = limit if pos < 0 else pos
+        line = text[start:pos]
+        offered, pending = pending or bool(ALTERNATIVE_CUE.search(line)), False
+        if not offered:
+            continue
+        others = [x for x in times if start <= x.start < pos and _counts(text, x, utc_target, place)
+                  and (x.hour, x.minute) != (chosen.hour, chosen.minute)]
+        if others:
+            return f"a later line offers another time: {line.strip()[:80]!r}"
+        said = {WEEKDAYS[m.group(1).lower()] for m in WEEKDAY_RE.finditer(line)} - days
+        if said and days:
+            return f"a later line offers another day: {line.strip()[:80]!r}"
+        pending = not any(start <= x.start < pos for x in times)  # "### Another possibility": read the next line
+    return None
+
+
 def _final_segments(text: str) -> list[tuple[int, int]]:
     """Spans of the answer after each FINAL ANSWER marker (:func:`tasks.answers.final_answer_end`), last first."""
     out = []
@@ -618,7 +679,11 @@ def extract_time_answer(text: str, *, utc_target: bool = False, place: str | Non
     """
     if not isinstance(text, str) or not text.strip():
         return Extraction(None, "empty reply")
-    t = normalize(text[-MAX_REPLY_CHARS:])
+    answer_text = prepare(text)
+    if not answer_text.strip():
+        return Extraction(None, "no answer after the reasoning (the reply ends inside its reasoning block)"
+                          if split_reasoning(text)[0] else "empty reply")
+    t = normalize(answer_text[-MAX_REPLY_CHARS:])
     times = _times(t)
     marked: list[tuple[int, int, Source]] = [(s, e, "final_answer") for s, e in _final_segments(t)]
     marked += [(s, e, "answer_marker") for s, e in _answer_segments(t)]
@@ -633,6 +698,9 @@ def extract_time_answer(text: str, *, utc_target: bool = False, place: str | Non
                 return Extraction(None, f"the stated answer offers {why}", status="hedged")
             if source == "final_answer" and _finals_disagree(times, marked, chosen, utc_target):
                 return Extraction(None, "FINAL ANSWER lines with different times", status="hedged")
+            why = _second_answer(t, times, chosen, (start, end), utc_target=utc_target, place=place)
+            if why:
+                return Extraction(None, why, status="hedged")
             return Extraction(_answer_from(t, times, chosen, source, (start, end)))
     if not times:
         final = final_answer_segment(t)
@@ -642,7 +710,19 @@ def extract_time_answer(text: str, *, utc_target: bool = False, place: str | Non
     chosen = _pick(times, utc_target, t, place)
     if chosen is None:
         return Extraction(None, "only arithmetic operands, no resulting time")
-    why = _hedge(t, times, chosen, committed=False, utc_target=utc_target, place=place)
+    why = _hedge(t, times, chosen, committed=False, utc_target=utc_target, place=place) or _weighed(
+        t, times, chosen, utc_target=utc_target, place=place)
     if why:
         return Extraction(None, f"the reply offers {why}", status="hedged")
     return Extraction(_answer_from(t, times, chosen, "text"))
+
+
+def _weighed(text: str, times: list[_Time], chosen: _Time, *, utc_target: bool, place: str | None) -> str | None:
+    """Why the concluding sentence weighs two times ("My best guess is 8:45 PM, but 9:45 PM is also plausible"),
+    or None: another candidate time in the chosen time's sentence, with a word that offers an alternative."""
+    span = next(((s, e) for s, e in _sentences(text) if s <= chosen.start < e), None)
+    if span is None or not ALTERNATIVE_CUE.search(text[span[0]:span[1]]):
+        return None
+    others = [x for x in times if span[0] <= x.start < span[1] and x is not chosen and _counts(text, x, utc_target, place)
+              and (x.hour, x.minute) != (chosen.hour, chosen.minute)]
+    return "alternative times in its concluding sentence" if others else None

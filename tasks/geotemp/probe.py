@@ -15,7 +15,18 @@ from typing import TypedDict
 
 from geocore.timecalc import offsets_in_year
 from geocore.timezones import format_utc_offset, get_zone
-from tasks.answers import final_answer_segment, final_answer_segments, fold, is_refusal
+from tasks.answers import (
+    ALTERNATIVE_CUE,
+    DISOWNED,
+    FINAL_RE,
+    final_answer_end,
+    final_answer_segment,
+    final_answer_segments,
+    fold,
+    is_refusal,
+    prepare,
+)
+from tasks.answers.text import last_match
 from tasks.base import GeneratedTask, stable_seed
 from tasks.geotemp.extract import MAX_REPLY_CHARS
 from tasks.geotemp.locations import locations
@@ -35,6 +46,26 @@ OFFSET_RE = re.compile(
 _RELATIVE_BEFORE = re.compile(r"\b(?:of|than|from|to|behind|ahead|relative\s+to|versus|vs\.?|and)\s*$", re.I)
 _SIGN_AFTER = re.compile(r"^\s*[+\-±]")
 # "UTC±X" (the paper's form) or the system prompt's "UTC<offset>": an echo of the template, not an offset
+def _later_offsets(text: str) -> list[int]:
+    """Offsets that the lines after the last FINAL ANSWER line offer as another answer ("Alternatively UTC+2",
+    "or UTC+2 if daylight saving applies"), in minutes (at most 12 lines, 1,500 characters)."""
+    mark = last_match(FINAL_RE, text)
+    if mark is None:
+        return []
+    end = final_answer_end(text, mark.end())
+    out: list[int] = []
+    pending = False  # "### Another possibility" alone: the next line holds it
+    for line in text[end: end + 1_500].split("\n")[1:13]:
+        offered, pending = pending or bool(ALTERNATIVE_CUE.search(line)), False
+        if offered and _has_offset(line):
+            out += read_offsets(line)[0]
+        elif offered:
+            pending = bool(line.strip())
+    return out
+
+
+
+_QUOTED = re.compile(r"[\"“][^\"”\n]{0,120}[\"”]")
 _PLACEHOLDER = re.compile(r"(?:UTC|GMT)\s*(?:[+\-−±]\s*X\b|<\s*offset\s*>)", re.IGNORECASE)
 
 
@@ -118,33 +149,38 @@ class TimeZoneProbeTask(GeneratedTask[ProbeTarget, int]):
         offsets of the last line that writes one. Several different offsets are hedged ("UTC+1 (UTC+2 in
         summer)"), an offset out of range (``UTC+15``) is unparsed, and so are the placeholders ``UTC±X`` and
         ``UTC<offset>``."""
-        text = text[-MAX_REPLY_CHARS:]
+        raw = text
+        text = prepare(text)[-MAX_REPLY_CHARS:]
         segment = final = final_answer_segment(text)
         if segment is None or not _has_offset(segment):
             city = re.escape(sample.payload["location"]["city"])
-            m = re.search(rf"{city}\s*[:：]\s*(?:\*\*)?\s*((?:UTC|GMT)[^\n]*)", text, re.IGNORECASE)
-            lines = [ln for ln in text.splitlines() if _has_offset(ln)]
+            quoted = _QUOTED.sub(" ", text)  # a restated template or prompt ("... in the form "Paris: UTC+1"")
+            m = last_match(re.compile(rf"{city}\s*[:：]\s*(?:\*\*)?\s*((?:UTC|GMT)[^\n]*)", re.IGNORECASE), quoted)
+            lines = [ln for ln in quoted.splitlines() if _has_offset(ln)]
             segment = m.group(1) if m else lines[-1] if lines else None
         if segment is not None and _PLACEHOLDER.search(segment):
-            return Parsed.failure(text, f"the answer repeats the placeholder UTC±X: {segment.strip()[:80]!r}")
+            return Parsed.failure(raw, f"the answer repeats the placeholder UTC±X: {segment.strip()[:80]!r}")
         if segment is None or not _has_offset(segment):
             if is_refusal(text) or (final is not None and is_refusal(final)):
-                return Parsed.refused(text, "the reply declines to give an offset")
-            return Parsed.failure(text, "no UTC offset (UTC±X) in the reply")
+                return Parsed.refused(raw, "the reply declines to give an offset")
+            return Parsed.failure(raw, "no UTC offset (UTC±X) in the reply")
         if final is not None and fold(final).startswith("not "):
-            return Parsed.failure(text, f"the answer only says what the offset is not: {final[:80]!r}")
+            return Parsed.failure(raw, f"the answer only says what the offset is not: {final[:80]!r}")
         found, bad = read_offsets(segment)
         if final is not None and segment is final:  # earlier FINAL ANSWER lines must name the same offset
             for earlier in final_answer_segments(text)[1:]:
                 found += read_offsets(earlier)[0] if _has_offset(earlier) else []
+            found += _later_offsets(text)
+            if DISOWNED.search(segment):
+                return Parsed.hedged(raw, f"the answer disowns its offset: {segment.strip()[:80]!r}")
         distinct = sorted(set(found))
         if len(distinct) + bad > 1:
-            return Parsed.hedged(text, f"several UTC offsets for one place: {segment.strip()[:80]!r}", distinct)
+            return Parsed.hedged(raw, f"several UTC offsets for one place: {segment.strip()[:80]!r}", distinct)
         if bad:
-            return Parsed.failure(text, f"UTC offset out of range: {segment.strip()[:80]!r}")
+            return Parsed.failure(raw, f"UTC offset out of range: {segment.strip()[:80]!r}")
         if not distinct:
-            return Parsed.failure(text, f"no UTC offset in the answer: {segment.strip()[:80]!r}")
-        return Parsed.success(text, distinct[0])
+            return Parsed.failure(raw, f"no UTC offset in the answer: {segment.strip()[:80]!r}")
+        return Parsed.success(raw, distinct[0])
 
     def score(self, parsed: Parsed[int], sample: Sample[ProbeTarget]) -> Score:
         gold = [int(m) for m in sample.target["offset_minutes"]]

@@ -16,6 +16,7 @@ from typing import TypedDict
 
 from geocore.gazetteer import CONTINENTS
 from tasks.answers import (
+    DISOWNED,
     answer_block,
     blank_phrase,
     clean,
@@ -25,6 +26,7 @@ from tasks.answers import (
     find_phrase,
     fold,
     is_refusal,
+    prepare,
 )
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.sampling import continent_is_clear, is_unambiguous, sample_balanced
@@ -115,6 +117,7 @@ class BoundaryAnalysisTask(GpsTask[ContinentsTarget, dict[str, str]]):
         """Continent of each place named after the FINAL ANSWER marker (all lines after it) or, without one,
         after the reply's last committing cue ("Therefore, the answer is ...", else its last line); a place put
         under two continents is a hedge."""
+        raw, text = text, prepare(text)
         block = answer_block(text)
         final = block is not None
         if block is None:
@@ -122,17 +125,19 @@ class BoundaryAnalysisTask(GpsTask[ContinentsTarget, dict[str, str]]):
         claims = continent_claims(block, list(sample.target["continents"]))
         if not claims:
             if is_refusal(block) or (not final and is_refusal(text)):
-                return Parsed.refused(text)
+                return Parsed.refused(raw)
             where = "after FINAL ANSWER" if final else "in the committed answer (no FINAL ANSWER line)"
-            return Parsed.failure(text, f"no place put under a continent {where}")
+            return Parsed.failure(raw, f"no place put under a continent {where}")
         if final and any(continent_claims(earlier, list(sample.target["continents"])) not in ({}, claims)
                          for earlier in earlier_blocks(text)):
-            return Parsed.hedged(text, "FINAL ANSWER blocks that group the places differently")
+            return Parsed.hedged(raw, "FINAL ANSWER blocks that group the places differently")
+        if DISOWNED.search(block):
+            return Parsed.hedged(raw, f"the answer disowns its grouping: {block[:80]!r}")
         several = {n: c for n, c in claims.items() if len(c) > 1}
         if several:
-            return Parsed.hedged(text, "places put under several continents: " + "; ".join(
+            return Parsed.hedged(raw, "places put under several continents: " + "; ".join(
                 f"{n}: {', '.join(c)}" for n, c in several.items()), candidates=several)
-        return Parsed.success(text, {n: c[0] for n, c in claims.items()})
+        return Parsed.success(raw, {n: c[0] for n, c in claims.items()})
 
     def score(self, parsed: Parsed[dict[str, str]], sample: Sample[ContinentsTarget]) -> Score:
         if not parsed.ok:

@@ -22,8 +22,11 @@ from tasks.answers import (
 )
 from tasks.records import Parsed
 
-_ZONE = re.compile(r"\bzone\s?:?\s?(\d{1,2})\s?([C-HJ-NP-X])?(?![A-Za-z])", re.IGNORECASE)
+_ZONE = re.compile(r"\b(?:utm\s?)?zone\s?(?:number\s?)?:?\s?(\d{1,2})\s?([C-HJ-NP-X])?(?![A-Za-z])|\butm\s?:?\s?(\d{1,2})"
+                   r"\s?([C-HJ-NP-X])?(?![A-Za-z\d])", re.IGNORECASE)
 _ZONE_START = re.compile(r"^\s?(\d{1,2})\s?([C-HJ-NP-X])(?![A-Za-z\d])")
+_BAND = re.compile(r"(?<![\w.,])(\d{1,2})\s?([C-HJ-NP-X])(?![A-Za-z\d])(?=[^\d]{0,12}\d{5})")
+"""A zone and band written before the coordinates ("... is 33T, 500000 E"): the zone, not a northing."""
 _HEMI_WORD = re.compile(r"\b(north(?:ern)?|south(?:ern)?)\s+hemisphere\b", re.IGNORECASE)
 _UNIT_AFTER = re.compile(r"\s?(km|m)\b", re.IGNORECASE)
 
@@ -71,10 +74,11 @@ def parse_projected(segment: str, kind: str) -> Parsed[ProjectedAnswer]:
     zone: int | None = None
     hemisphere: str | None = None
     if kind == "utm":
-        m = _ZONE.search(s) or _ZONE_START.search(s)
+        m = _ZONE.search(s) or _ZONE_START.search(s) or _BAND.search(s)
         if m:
-            zone = int(m.group(1))
-            letter = (m.group(2) or "").upper()
+            zone = int(m.group(1) or m.group(3))
+            letter = (m.group(2) or (m.group(3) and m.group(4)) or "").upper() if m.re is _ZONE else \
+                (m.group(2) or "").upper()
             if letter in ("N", "S"):
                 hemisphere = letter
             elif letter:

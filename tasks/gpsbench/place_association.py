@@ -76,14 +76,31 @@ _BRACKETED_ALTERNATIVE = re.compile(r"[(\[]\s*(?:or|alternatively|otherwise|poss
                                     re.IGNORECASE)
 
 
+_FIELD_LABEL = re.compile(
+    r"\b(?:city|town|village|place|municipality|(?:first[- ]level\s)?(?:admin(?:istrative)?\s?)?(?:region|division|"
+    r"area|unit)|admin1|state|province|prefecture|county|country|nation)\s?[:=]\s?", re.IGNORECASE)
+_LEAD_IN = re.compile(
+    r"^(?:the|it|this|these|that|those|located|nearest|closest|i|my|coordinates|based|place|city|answer|point|"
+    r"location|they|which)\b[^,]{0,80}?\b(?:is|are|was|be|lies|lie|to|near|called|named|in|at|of|as|think|believe)"
+    r"\s+(?:the\s+)?(?=(?-i:[A-Z]))", re.IGNORECASE)
+
+
+def _unlabel(segment: str) -> str:
+    """A place answer without field labels ("City: Lyon, Country: France") or a lead-in ("The nearest city
+    is Lyon, France")."""
+    s = _FIELD_LABEL.sub("", segment).strip(" .")
+    s = _LEAD_IN.sub("", s, count=1)
+    return " ".join(s.split())
+
+
 def parse_place(segment: str) -> Parsed[list[str]]:
-    """The parts of a "City, Region, Country" answer; several alternatives naming different places ("X or Y",
-    "X / Y", "X (or Y)") are hedged (the same place written twice is one); "I cannot tell" is a refusal.
-    Any other bracket is read as a part ("Paris (Île-de-France), France")."""
+    """The parts of a "City, Region, Country" answer, field labels and a lead-in taken off; several alternatives
+    naming different places ("X or Y", "X / Y", "X (or Y)") are hedged (the same place written twice is one);
+    "I cannot tell" is a refusal. Any other bracket is read as a part ("Paris (Île-de-France), France")."""
     if is_refusal(segment):
         return Parsed.refused(segment)
     alternatives = []
-    unbracketed = re.sub(r"[()\[\]]", ",", _BRACKETED_ALTERNATIVE.sub(" or ", segment))
+    unbracketed = re.sub(r"[()\[\]]", ",", _BRACKETED_ALTERNATIVE.sub(" or ", _unlabel(segment)))
     for alt in _ALTERNATIVE.split(unbracketed):
         parts = tuple(p.strip(" .;:") for p in alt.split(",") if p.strip(" .;:"))
         if parts:
@@ -95,6 +112,17 @@ def parse_place(segment: str) -> Parsed[list[str]]:
         if not parsed.ok:
             return parsed.no_answer()
     return Parsed.success(segment, list(alternatives[0]))
+
+
+_SENTENCE_START = re.compile(r"^(?:(?:It|This|That|These|Those|I|We|They|There|Here|Perhaps|Maybe|Or|But|However|"
+                             r"Also|Alternatively|Otherwise|Possibly|Actually|P\.?S\.?)\b[\s,.:]*)+")
+
+
+def parse_named_place(segment: str) -> Parsed[list[str]]:
+    """:func:`parse_place` on the capitalised name in a sentence ("could also be Lyon, France" is Lyon, France;
+    "this is likely correct" names no place): how a line after the answer is read for a second place."""
+    name = re.sub(r"^[^A-Z]*", "", _SENTENCE_START.sub("", _unlabel(segment)))
+    return parse_place(name) if name else Parsed.failure(segment, "no place name")
 
 
 class PlaceTarget(TypedDict):
@@ -162,7 +190,7 @@ class PlaceAssociationTask(GpsTask[PlaceTarget, list[str]]):
     def parse(self, text: str, sample: Sample[PlaceTarget]) -> Parsed[list[str]]:
         """The comma-separated parts of the committed answer (brackets read as parts); alternatives joined by
         "or", "/" or ";" that name different places are hedged."""
-        return extract(text, parse_place, prompt=sample.prompt)
+        return extract(text, parse_place, prompt=sample.prompt, later=parse_named_place)
 
     def levels(self, parsed: Parsed[list[str]], sample: Sample[PlaceTarget]) -> dict[str, bool]:
         """City, first-level division and country correctness of a parsed answer (Table 8's granularity)."""
@@ -184,7 +212,8 @@ class PlaceAssociationTask(GpsTask[PlaceTarget, list[str]]):
         other_country = last > 0 and last in countries and countries[last] != t["country_code"]
         city_ok = fold(parts[0]) in names and not other_country
         country_ok = city_ok or t["country_code"] in countries.values()
-        admin1_ok = city_ok or self._admin1_named(place_parts, t)
+        # the division is read within the answer's own country: a same-named place elsewhere is no credit
+        admin1_ok = city_ok or (not other_country and self._admin1_named(place_parts, t))
         return {"city": city_ok, "admin1": admin1_ok, "country": country_ok}
 
     @staticmethod

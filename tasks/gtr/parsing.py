@@ -169,7 +169,8 @@ def find_forecast(segment: str, sample: Sample) -> Parsed[ForecastAnswer]:
     lead = _LEAD_LETTER.match(segment)
     letter = ord(lead.group(1)) - 65 if lead and ord(lead.group(1)) - 65 < len(options) else None
     rest = segment[lead.end():] if letter is not None and lead else segment
-    if _ALTERNATIVE.search(segment) or len(distinct(option_labels(segment, len(options)))) > 1:
+    offers = _ALTERNATIVE.search(segment) and (letter is not None or CAMERA_RE.search(segment) or intervals(segment))
+    if offers or len(distinct(option_labels(segment, len(options)))) > 1:  # a declining sentence's "or" is none
         return Parsed.hedged(segment, f"the answer offers alternatives: {segment[:80]!r}")
     segs = free_segments(rest)
     cams = [c for c, _ in segs]

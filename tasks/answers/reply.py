@@ -1,0 +1,400 @@
+"""A reply made ready for extraction: its reasoning taken apart, LaTeX, markdown and JSON unwrapped, thousands
+separators unified, and every committing section (a FINAL ANSWER line, "Final answer", an "Answer" heading, a
+JSON answer field) written as one ``FINAL ANSWER:`` line. Every function here runs in linear time.
+
+:func:`split_reasoning` is what an evaluation calls to keep a model's reasoning in its trace; :func:`prepare` is
+what every family's parser reads. Neither changes what the answer says, only how it is written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+from tasks.answers.text import shorten_digits
+
+REASONING_TAGS = ("think", "thinking", "reasoning", "thought", "reflection", "scratchpad")
+_OPEN = re.compile(r"<(" + "|".join(REASONING_TAGS) + r")(?:\s[^<>]{0,80})?>", re.IGNORECASE)
+_CLOSE = {tag: re.compile(rf"</{tag}\s?>", re.IGNORECASE) for tag in REASONING_TAGS}
+_ANY_CLOSE = re.compile(r"</(" + "|".join(REASONING_TAGS) + r")\s?>", re.IGNORECASE)
+MAX_BLOCKS = 20
+"""Reasoning blocks taken apart per reply (a reply with more keeps the rest as answer text)."""
+
+
+def split_reasoning(text: str, reasoning: str | None = None) -> tuple[str, str]:
+    """``(reasoning, answer_text)`` of a reply: the text of ``<think>``, ``<thinking>``, ``<reasoning>`` (and
+    ``<thought>``, ``<reflection>``, ``<scratchpad>``) blocks, and the rest. A closing tag with no opening one
+    (the opening tag was in the prompt's template, as DeepSeek-R1 writes) makes everything before it reasoning;
+    an opening tag never closed makes everything after it reasoning (the reply ended while thinking: no answer).
+    ``reasoning`` is a provider's separate reasoning content, put first. Linear in the reply's length."""
+    if not isinstance(text, str):
+        return (reasoning or "", "")
+    parts = [reasoning] if reasoning else []
+    kept: list[str] = []
+    pos = 0
+    first_close = _ANY_CLOSE.search(text)
+    first_open = _OPEN.search(text)
+    if first_close is not None and (first_open is None or first_close.start() < first_open.start()):
+        parts.append(text[:first_close.start()])
+        pos = first_close.end()
+    for _ in range(MAX_BLOCKS):
+        m = _OPEN.search(text, pos)
+        if m is None:
+            break
+        kept.append(text[pos:m.start()])
+        close = _CLOSE[m.group(1).lower()].search(text, m.end())
+        if close is None:
+            parts.append(text[m.end():])
+            pos = len(text)
+            break
+        parts.append(text[m.end():close.start()])
+        pos = close.end()
+    kept.append(text[pos:])
+    answer = "".join(kept)
+    return "\n".join(p.strip() for p in parts if p.strip()), answer
+
+
+# ----------------------------------------------------------------------------- LaTeX and markdown
+
+_BRACED = re.compile(r"\\(?:boxed|fbox|text|textbf|textit|mathrm|mathbf|mathit|operatorname|mbox|emph|"
+                     r"underline|displaystyle)\s?\{")
+_LATEX_WORDS = (
+    (re.compile(r"\^\s?\{\s?\\circ\s?\}|\^\s?\\circ|\\circ|\\degree|\^\s?\{\s?°\s?\}|\^°"), "°"),
+    (re.compile(r"(?<=\d)\{,\}(?=\d{3}(?!\d))"), ""),
+    (re.compile(r"\{,\}"), ","),
+    (re.compile(r"\{\.\}"), "."),
+    (re.compile(r"\\approx|\\simeq|\\sim(?![a-z])"), "≈"),
+    (re.compile(r"\\times|\\cdot"), "×"),
+    (re.compile(r"\\pm"), "±"),
+    (re.compile(r"\\(?:leq|le)(?![a-z])"), "≤"),
+    (re.compile(r"\\(?:geq|ge)(?![a-z])"), "≥"),
+    (re.compile(r"\\%"), "%"),
+    (re.compile(r"\\[,;:! ]|\\quad|\\qquad|~(?=\\)"), " "),
+    (re.compile(r"\\left|\\right"), ""),
+    (re.compile(r"\\\\"), "\n"),
+    (re.compile(r"\\\[|\\\]|\\\(|\\\)|\$\$?"), " "),
+    (re.compile(r"\^\s?\{2\}"), "^2"),
+)
+_FENCE = re.compile(r"(?m)^[ \t]{0,8}(?:```|~~~)[\w+-]{0,20}[ \t]*$")
+_HEADING = re.compile(r"(?m)^[ \t]{0,8}#{1,6}[ \t]+")
+_QUOTE = re.compile(r"(?m)^[ \t]{0,8}>[ \t]?")
+_EMPHASIS = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<![\w_])_(?=[A-Za-z])|(?<=[A-Za-z.])_(?!\w)|`")
+_RULE = re.compile(r"(?m)^[ \t]{0,8}(?:(?:[-*_][ \t]?){3,}|={3,}[ \t]*)$")
+_EMOJI = re.compile("[\u2600-\u27bf\u2b00-\u2bff\ufe0f\u200d\U0001f000-\U0001faff]")
+_TABLE_RULE = re.compile(r"(?m)^[ \t]{0,8}\|?[ \t]?:?-{3,}.*$")
+
+
+def _closers(text: str) -> dict[int, int]:
+    """Position of the ``}`` closing each ``{`` of ``text`` (one pass)."""
+    stack: list[int] = []
+    out: dict[int, int] = {}
+    for k, ch in enumerate(text):
+        if ch == "{":
+            stack.append(k)
+        elif ch == "}" and stack:
+            out[stack.pop()] = k
+    return out
+
+
+def _unbrace(text: str) -> str:
+    """``\\boxed{X}``, ``\\text{X}`` and their kin replaced by X (braces matched in one pass)."""
+    if not _BRACED.search(text):
+        return text
+    closers = _closers(text)
+    drop: set[int] = set()  # the braces of the commands taken off
+    cuts: list[tuple[int, int]] = []  # spans of the command words to remove
+    for m in _BRACED.finditer(text):
+        close = closers.get(m.end() - 1)
+        if close is not None:
+            cuts.append((m.start(), m.end()))
+            drop.add(close)
+    out: list[str] = []
+    pos = 0
+    for start, end in cuts:
+        out.append(text[pos:start])
+        pos = end
+    out.append(text[pos:])
+    joined = "".join(out)
+    if not drop:
+        return joined
+    # map the dropped closing braces to positions in ``joined``
+    shift, k, keep = 0, 0, []
+    removed = sorted(drop)
+    for start, end in cuts:
+        while k < len(removed) and removed[k] < start:
+            keep.append(removed[k] - shift)
+            k += 1
+        shift += end - start
+    keep += [r - shift for r in removed[k:]]
+    chars = list(joined)
+    for r in keep:
+        chars[r] = ""
+    return "".join(chars)
+
+
+def unlatex(text: str) -> str:
+    """LaTeX math written as plain text: ``$\\boxed{2{,}424\\,\\text{km}}$`` is ``2,424 km``, ``45^\\circ`` is
+    ``45°``, ``\\approx`` is ``≈``; math delimiters dropped."""
+    if "\\" not in text and "$" not in text and "{" not in text and "^" not in text:
+        return text
+    t = _unbrace(text)
+    for rx, new in _LATEX_WORDS:
+        t = rx.sub(new, t)
+    return t
+
+
+_TABLE_ROW = re.compile(r"(?m)^[ \t]{0,8}\|(.*)\|[ \t]*$")
+_ANSWER_HEADER = re.compile(r"^(?:final\s)?answers?$|^final$", re.IGNORECASE)
+
+
+def _table_answers(text: str) -> str:
+    """A markdown table with an "Answer" column: its last row's cell there written as a FINAL ANSWER line."""
+    if "|" not in text:
+        return text
+    rows = list(_TABLE_ROW.finditer(text))
+    out: list[str] = []
+    pos, k = 0, 0
+    while k < len(rows):
+        j = k  # rows k..j-1 make one table (consecutive lines)
+        while j + 1 < len(rows) and rows[j + 1].start() == rows[j].end() + 1:
+            j += 1
+        header = [c.strip(" *_") for c in rows[k].group(1).split("|")]
+        col = next((i for i, c in enumerate(header) if _ANSWER_HEADER.match(c)), None)
+        body = [r for r in rows[k + 1: j + 1] if not re.fullmatch(r"[\s:|-]*", r.group(1))]
+        if col is not None and body:
+            cells = [c.strip() for c in body[-1].group(1).split("|")]
+            if col < len(cells) and cells[col]:
+                out.append(text[pos:rows[k].start()])
+                out.append(f"FINAL ANSWER: {cells[col]}")
+                pos = rows[j].end()
+        k = j + 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
+_ANSWER_TAG = re.compile(r"<(?P<tag>final[_ ]?answer|answer)>(?P<body>[^<]{0,2000})</(?P=tag)>", re.IGNORECASE)
+_OTHER_TAG = re.compile(r"<(?P<tag>(?:alternative|second|backup|other)[\w]{0,20})>(?P<body>[^<]{0,2000})</(?P=tag)>",
+                        re.IGNORECASE)
+
+
+def untag(text: str) -> str:
+    """``<answer>X</answer>`` written as a FINAL ANSWER line, ``<alternative>Y</alternative>`` as an
+    "Alternative answer:" line."""
+    if "<" not in text:
+        return text
+    t = _ANSWER_TAG.sub(lambda m: f"\nFINAL ANSWER: {m.group('body').strip()}\n", text)
+    return _OTHER_TAG.sub(lambda m: f"\nAlternative answer: {m.group('body').strip()}\n", t)
+
+
+def unmarkdown(text: str) -> str:
+    """Markdown taken off: code fences, tables with an answer column, headings and quote marks at line starts,
+    rules and setext underlines, emphasis, ticks and emoji."""
+    t = _FENCE.sub("", _table_answers(text))
+    t = _EMOJI.sub("", t)
+    t = _RULE.sub("", t)
+    t = _TABLE_RULE.sub("", t)
+    t = _HEADING.sub("", t)
+    t = _QUOTE.sub("", t)
+    return _EMPHASIS.sub("", t)
+
+
+# ----------------------------------------------------------------------------- numbers
+
+_UNIT_NEXT = r"(?=[ \t]?[A-Za-z°%²]|[ \t]*[.!;]?[ \t]*$)"
+_GROUPED = (
+    # 1.234.567,8 and 1.234,5 (dots group, a comma after the groups is the decimal mark)
+    (re.compile(r"(?m)(?<![\d.,])(\d{1,3}(?:\.\d{3})+),(\d+)(?![\d.,])" + _UNIT_NEXT), lambda m: m.group(1).replace(".", "") + "." + m.group(2)),
+    # 1.234.567 (two or more dot groups: no decimal reads it)
+    (re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d{3}){2,})(?![\d.,]|,\d)"), lambda m: m.group(1).replace(".", "")),
+    # 1 234,5 and 1 234 567,8 (space groups, decimal comma)
+    (re.compile(r"(?m)(?<![\d.,])(\d{1,3}(?:[ \u202f\u2009\u00a0]\d{3})+),(\d+)(?![\d.,])" + _UNIT_NEXT),
+     lambda m: re.sub(r"\D", "", m.group(1)) + "." + m.group(2)),
+    # 1'234'567.8 and 1’234 (Swiss apostrophes)
+    (re.compile(r"(?<![\d.,'’])(\d{1,3}(?:['’]\d{3})+)(?![\d'’\"″])"), lambda m: re.sub(r"\D", "", m.group(1))),
+)
+
+
+def unify_numbers(text: str) -> str:
+    """Thousands separators in any notation written the one way the extractors read: ``1.234,5``, ``1 234,5``,
+    ``1'234`` become ``1234.5`` / ``1234``; ambiguous forms (``1.234``, ``1,5``) are left as written."""
+    for rx, fix in _GROUPED:
+        t = rx.sub(fix, text)
+        text = t
+    return text
+
+
+_UNITS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000}
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join([*_UNITS, *_TENS, *_SCALES]) + r")(?:[- ](?:and[- ])?(?:"
+                          + "|".join([*_UNITS, *_TENS, *_SCALES]) + r"))*\b(?:\s?point(?:\s(?:"
+                          + "|".join(list(_UNITS)[:10]) + r"))+)?", re.IGNORECASE)
+
+
+def _words_value(words: str) -> str:
+    tokens = [w for w in re.split(r"[- ]", words.lower()) if w and w != "and"]
+    total, current, decimals = 0, 0, ""
+    if "point" in tokens:
+        k = tokens.index("point")
+        decimals = "".join(str(_UNITS[w]) for w in tokens[k + 1:])
+        tokens = tokens[:k]
+    for w in tokens:
+        if w in _UNITS:
+            current += _UNITS[w]
+        elif w in _TENS:
+            current += _TENS[w]
+        elif w == "hundred":
+            current = max(current, 1) * 100
+        else:
+            total += max(current, 1) * _SCALES[w]
+            current = 0
+    value = str(total + current)
+    return f"{value}.{decimals}" if decimals else value
+
+
+def number_words(text: str) -> str:
+    """Numbers written in words as digits: "forty-two point five km" is "42.5 km", "option two" "option 2"."""
+    return _NUMBER_WORD.sub(lambda m: _words_value(m.group(0)), text)
+
+
+# ----------------------------------------------------------------------------- committing sections and JSON
+
+_LABEL = re.compile(
+    r"(?im)^(?P<lead>[ \t]{0,8}(?:[-*+•][ \t]+)?(?:\d{1,2}[.)][ \t]+)?)"
+    r"(?P<label>(?:(?:my|the|our)[ \t]+)?(?:final|correct|best|definitive)[ \t]+(?:answer|response|choice)s?|"
+    r"(?:(?:my|the|our)[ \t]+)?answer|(?:(?:my|the|our)[ \t]+)?final)"
+    r"[ \t]*(?:\([^()\n]{0,40}\))?[ \t]*"
+    r"(?P<sep>[:：=]|[-–—](?=[ \t])|\bis\b[ \t]*:?|\bwould[ \t]+be\b[ \t]*:?|$)[ \t]*")
+"""A label that commits: "Final answer:", "Answer -", "The final answer is", an "Answer" heading alone on its
+line (markdown already removed), at a line start."""
+_JSON_START = re.compile(r"(?m)^[ \t]{0,8}\{|\{\s*\"")
+_ANSWER_KEYS = re.compile(r"^(?:final[_ ]?)?(?:answer|response|choice|option|prediction|result|value)s?$|^final$",
+                          re.IGNORECASE)
+_OTHER_KEYS = re.compile(r"alternative|second|backup|other|runner|fallback|also", re.IGNORECASE)
+MAX_JSON = 8
+
+
+def _json_value(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_json_value(v)}" for k, v in value.items())
+    return json.dumps(value, ensure_ascii=False)
+
+
+def unjson(text: str) -> str:
+    """JSON objects with an answer field (``{"answer": ...}``, ``{"final_answer": ...}``) written as a FINAL
+    ANSWER line, and a field offering another answer (``"alternative"``, ``"second_choice"``) as a line after
+    it; other fields (confidence, reasoning) are dropped. Objects that are no valid JSON are left as written."""
+    if "{" not in text:
+        return text
+    decoder = json.JSONDecoder()
+    out: list[str] = []
+    pos = 0
+    for n, m in enumerate(_JSON_START.finditer(text)):
+        if n >= MAX_JSON:
+            break
+        start = text.index("{", m.start())
+        if start < pos:
+            continue
+        try:
+            obj, end = decoder.raw_decode(text, start)
+        except ValueError:
+            continue
+        if not isinstance(obj, dict):
+            continue
+        main = [v for k, v in obj.items() if _ANSWER_KEYS.match(str(k).strip())]
+        others = [v for k, v in obj.items() if _OTHER_KEYS.search(str(k)) and not _ANSWER_KEYS.match(str(k))]
+        if not main:
+            continue
+        lines = [f"FINAL ANSWER: {_json_value(main[-1])}"]
+        lines += [f"Alternative answer: {_json_value(v)}" for v in others if v not in (None, "", [])]
+        out.append(text[pos:start])
+        out.append("\n" + "\n".join(lines) + "\n")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+_WEAK_LABEL = re.compile(
+    r"(?im)^(?P<lead>[ \t]{0,8}(?:[-*+•][ \t]+)?)(?:(?:my|the|our)[ \t]+)?(?:result|conclusion|verdict|choice|"
+    r"selection|prediction|selected option|pick|solution)[ \t]*[:：=-][ \t]*(?=\S)")
+_IS_THE_ANSWER = re.compile(
+    r"^(?P<lead>(?:(?:based on|according to|after|from|given|so|thus|therefore|hence|overall|in conclusion|"
+    r"in summary|all in all|putting)[^,:;\n]{0,100}[,:;][ \t]*)?)(?P<value>[^:;\n]{1,200}?)[ \t]+"
+    r"(?:is|would be|should be)[ \t]+"
+    r"(?:the|my)[ \t]+(?:final[ \t]+|correct[ \t]+|best[ \t]+|right[ \t]+)?answer\b[^\n]{0,80}$", re.IGNORECASE)
+"""A last line that names its answer first: "Based on my calculations, C is the answer." """
+WEAK_LINES = 3
+"""Last lines of a reply without a FINAL ANSWER line where "Result:", "Conclusion:" and their kin commit."""
+
+
+def _weak_labels(text: str) -> str:
+    """Without any FINAL ANSWER line, a "Result:" or "Conclusion:" label on one of the reply's last
+    :data:`WEAK_LINES` non-empty lines commits too (earlier, such labels are steps of the working)."""
+    if re.search(r"final\s{0,5}answer\s{0,5}[:：]", text, re.IGNORECASE):
+        return text
+    lines = text.rstrip().split("\n")
+    filled = [k for k, ln in enumerate(lines) if ln.strip()][-WEAK_LINES:]
+    for k in reversed(filled):
+        new = _WEAK_LABEL.sub(lambda m: m.group("lead") + "FINAL ANSWER: ", lines[k], count=1)
+        if new == lines[k] and (m := _IS_THE_ANSWER.match(lines[k])):
+            new = f"{m.group('lead')}\nFINAL ANSWER: {m.group('value')}"
+        if new != lines[k]:
+            lines[k] = new
+            return "\n".join(lines)
+    return text
+
+
+def mark_answers(text: str) -> str:
+    """Each committing label at a line start written as ``FINAL ANSWER:`` ("Final answer - 42.3" is 42.3, not
+    -42.3; "**Answer:** B", "The final answer is $\\boxed{B}$", an "Answer" heading with the answer below)."""
+    def fix(m: re.Match[str]) -> str:
+        sep, label = m.group("sep").lower(), m.group("label").lower()
+        if (not sep and label == "final") or (sep[:1] in ("i", "w") and "final" not in label):
+            return m.group(0)  # "Final" alone, "The answer is ..." (a sentence: the committing cue reads it)
+        return m.group("lead") + "FINAL ANSWER: "
+    return _LABEL.sub(fix, text)
+
+
+_PLEASANTRY = re.compile(
+    r"(?im)^[ \t]{0,8}[^\n]{0,40}\b(?:let me know|feel free|hope (?:this|that|it) helps|happy to help|glad to help|"
+    r"if you (?:have|need|want)|any (?:other|more|further) questions|good luck|cheers|anything else)\b[^\n]{0,200}$")
+
+
+def trim_pleasantries(text: str) -> str:
+    """Closing courtesy lines ("Let me know if you need anything else!") taken off the end of the reply."""
+    tail = text.rstrip()
+    for _ in range(4):
+        cut = tail.rfind("\n")
+        last = tail[cut + 1:]
+        if cut < 0 or not _PLEASANTRY.fullmatch(last) or any(ch.isdigit() for ch in last):
+            break
+        tail = tail[:cut].rstrip()
+    return tail
+
+
+PREPARE_CAP = 8_000
+"""Characters of the answer text prepared at each end of a longer reply (the rest is never read)."""
+
+
+@lru_cache(maxsize=8_192)
+def prepare(text: str) -> str:
+    """The answer text of a reply, ready for extraction (see the module docstring): reasoning taken apart,
+    JSON answers, LaTeX and markdown unwrapped, thousands separators unified, committing labels written as
+    ``FINAL ANSWER:`` lines and closing pleasantries dropped. A reply that is all reasoning gives ``""``."""
+    if not isinstance(text, str):
+        return ""
+    _, answer = split_reasoning(text)
+    answer = shorten_digits(answer)
+    if len(answer) > 2 * PREPARE_CAP:  # the answer is at the end (a completion's at the start)
+        answer = answer[:PREPARE_CAP] + "\n\n" + answer[-PREPARE_CAP:]
+    t = untag(unjson(answer))
+    t = unlatex(t)
+    t = unmarkdown(t)
+    t = unify_numbers(t)
+    t = trim_pleasantries(mark_answers(t))
+    return _weak_labels(t)
