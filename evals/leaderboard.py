@@ -148,8 +148,8 @@ def build_leaderboard(entries: Sequence[Entry]) -> dict[str, Any]:
         gaps = {e.label: item_gaps(e.results, baseline, c) for e in entries}
         for first, second in combinations(entries, 2):
             for task in [*tasks, *([ALL_TASKS] if len(tasks) > 1 else [])]:
-                d = gap_difference(gaps[second.label], gaps[first.label], None if task == ALL_TASKS else task)
-                differences.append({"a": second.label, "b": first.label, "task": task, "condition": c, **d})
+                d = gap_difference(gaps[first.label], gaps[second.label], None if task == ALL_TASKS else task)
+                differences.append({"a": first.label, "b": second.label, "task": task, "condition": c, **d})
     return {
         "models": [{"label": e.label, "model": e.model, "run_dir": str(e.run_dir), "complete": e.complete,
                     "cost_usd": _cost(e.results)} for e in entries],
@@ -198,38 +198,60 @@ CAPTION = ("gap: {c} − {b} on the same items, percentile bootstrap over items 
            "that called a tool · trunc, hedged: shares of answers, {b}/{c} · cost: all conditions (– unknown)")
 
 
+def _terminal_row(row: dict[str, Any], baseline: str, condition: str) -> list[str]:
+    base, comp = row["conditions"].get(baseline, {}), row["conditions"].get(condition, {})
+    adoption = comp.get("tool_adoption")
+    st = comp.get("statuses") or {}
+    return [pct(base.get("accuracy")), pct(comp.get("accuracy")), fmt_gap(row["gap"].get(condition)),
+            "–" if adoption is None else f"{100 * adoption:.0f}",
+            "/".join(f"{100 * st.get(s, 0.0):.0f}" for s in SHOWN_STATUSES) if st else "–"]
+
+
 def render_leaderboard(board: dict[str, Any]) -> list[Table]:
-    """The terminal tables: per compared condition, one row per model and task (tasks in sections), then the
-    difference of every two models' gaps."""
+    """The terminal tables (narrow enough for 80 columns, the gap never cut): per compared condition and model,
+    one row per task (and pooled) with the model's cost in the title; then, per two models, the difference of
+    their gaps per task."""
     b = board["baseline"]
+    tasks = [*board["tasks"], *([ALL_TASKS] if len(board["tasks"]) > 1 else [])]
+    costs = {m["label"]: m["cost_usd"] for m in board["models"]}
     out = []
-    for c in board["compared"] or [b]:
-        t = Table(title=escape(f"Leaderboard · {c} vs {b}"), box=box.SIMPLE_HEAD, caption=escape(CAPTION.format(b=b, c=c)))
-        t.add_column("model", overflow="fold", min_width=8, ratio=1)
-        for i, name in enumerate(HEADERS):
-            t.add_column(escape(name.format(b=b, c=c)), justify="right", no_wrap=i == 2, overflow="fold")
-        tasks = [*board["tasks"], *([ALL_TASKS] if len(board["tasks"]) > 1 else [])]
-        for task in tasks:
-            t.add_row(f"[bold]{escape(short_task(task))}[/bold]", *[""] * len(HEADERS), end_section=False)
-            for row in (r for r in board["rows"] if r["task"] == task):
-                label = escape(row["model"]) + ("" if row["complete"] else " (incomplete)")
-                t.add_row("  " + label, *map(escape, row_cells(row, b, c)))
-            t.add_section()
-        out.append(t)
-    diffs = board["differences"]
-    if diffs:
-        t = Table(title="Difference of gaps (A − B)", box=box.SIMPLE_HEAD, caption=escape(
-            "paired over the items both models answered in both conditions; bootstrap over items (epochs of an item "
-            "kept together)"))
-        t.add_column("A − B", overflow="fold", ratio=1)
-        t.add_column("task", overflow="fold")
+    for c in board["compared"]:
+        for label in [m["label"] for m in board["models"]]:
+            rows = {r["task"]: r for r in board["rows"] if r["model"] == label}
+            complete = all(r["complete"] for r in rows.values())
+            cost = costs.get(label)
+            t = Table(title=escape(f"{label} · {c} vs {b} · cost {'unknown' if cost is None else fmt_cost(cost)}"
+                                   + ("" if complete else " · incomplete")), box=box.SIMPLE_HEAD, title_justify="left",
+                      pad_edge=False)
+            t.add_column("task", overflow="fold", min_width=12, ratio=1)
+            t.add_column(escape(f"{b}\nacc %"), justify="right", overflow="fold", max_width=10)
+            t.add_column(escape(f"{c}\nacc %"), justify="right", overflow="fold", max_width=10)
+            t.add_column("gap (pts)\n[95% CI]", justify="right", no_wrap=True)
+            t.add_column("tool\nuse %", justify="right", no_wrap=True)
+            t.add_column("trunc/\nhedged %", justify="right", no_wrap=True)
+            for task in tasks:
+                if task in rows:
+                    if task == ALL_TASKS:
+                        t.add_section()
+                    t.add_row(escape(short_task(task)), *map(escape, _terminal_row(rows[task], b, c)))
+            out.append(t)
+    out[-1:] and setattr(out[-1], "caption", escape(  # type: ignore[func-returns-value]
+        f"gap: compared − {b} on the same items, bootstrap over items · tool use: answered samples that called a "
+        "tool · trunc/hedged: shares of the compared condition's answers · cost: all conditions (– unknown)"))
+    pairs = list(dict.fromkeys((d["a"], d["b"], d["condition"]) for d in board["differences"]))
+    for a, other, c in pairs:
+        t = Table(title=escape(f"Difference of gaps (A − B), {c}: A = {a}, B = {other}"), box=box.SIMPLE_HEAD,
+                  title_justify="left", pad_edge=False)
+        t.add_column("task", overflow="fold", min_width=12, ratio=1)
         t.add_column("items", justify="right")
         t.add_column("Δ gap (pts) [95% CI]", justify="right", no_wrap=True)
-        multi = len(board["compared"]) > 1
-        for d in diffs:
-            pair = f"{d['a']} − {d['b']}" + (f" · {d['condition']}" if multi else "")
-            t.add_row(escape(pair), escape(short_task(d["task"])), str(d["n_items"]), escape(fmt_difference(d)))
+        for d in board["differences"]:
+            if (d["a"], d["b"], d["condition"]) == (a, other, c):
+                t.add_row(escape(short_task(d["task"])), str(d["n_items"]), escape(fmt_difference(d)))
         out.append(t)
+    if pairs:
+        out[-1].caption = ("paired over the items both models answered in both conditions; bootstrap over items "
+                           "(epochs of an item kept together)")
     return out
 
 

@@ -174,7 +174,7 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
 
         add_paper_tables(report, results, spec, out, compare_paper=compare_paper)
     if run.baseline is not None:  # the two runs' leaderboard: gaps side by side and their difference
-        entries = [read_entry(run.baseline), read_entry(run.run_dir)]
+        entries = [read_entry(run.run_dir), read_entry(run.baseline)]  # differences: this run − the baseline
         labels = unique_labels([e.model for e in entries], [e.run_dir for e in entries])
         report["leaderboard"] = build_leaderboard([replace(e, label=lab) for e, lab in zip(entries, labels, strict=True)])
         print_leaderboard(report["leaderboard"], out)

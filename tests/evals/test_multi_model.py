@@ -105,10 +105,10 @@ def test_the_leaderboard_holds_each_models_gap_and_their_difference(two_models: 
     assert he["conditions"]["intrinsic"]["statuses"] == {"answered": 1.0}
     assert ex["cost_usd"] is None  # scripted models have no price: unknown, not 0
     [diff] = [d for d in board["differences"] if d["task"] == TASKS]
-    assert (diff["a"], diff["b"], diff["n_items"]) == (HEDGER, EXPERT, n)
-    assert diff["difference"] == pytest.approx(-south / n)
+    assert (diff["a"], diff["b"], diff["n_items"]) == (EXPERT, HEDGER, n)
+    assert diff["difference"] == pytest.approx(south / n)
     lo, hi = diff["ci"]
-    assert lo < -south / n < hi and hi < 0  # every item's difference is 0 or -1, some of each: a real interval
+    assert 0 <= lo < south / n < hi  # every item's difference is 0 or 1, some of each: a real interval
 
 
 def test_the_terminal_shows_the_leaderboard_and_the_difference(two_models: dict) -> None:
@@ -130,20 +130,21 @@ def test_the_parent_report_links_each_models_report(two_models: dict) -> None:
 def test_a_models_file_and_a_baseline_give_the_same_figures(two_models: dict, tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     listing = tmp_path / "models.toml"
-    listing.write_text(f'models = ["{EXPERT}"]\n')
-    first = tmp_path / "expert"
+    listing.write_text(f'models = ["{HEDGER}"]\n')
+    first = tmp_path / "hedger"
     assert main(["--models", str(listing), "--tasks", TASKS, "--limit", str(LIMIT), "--no-cache", "--output",
                  str(first)]) == 0
-    second = tmp_path / "hedger"
-    assert main(["--model", HEDGER, "--tasks", TASKS, "--limit", str(LIMIT), "--no-cache", "--output", str(second),
+    second = tmp_path / "expert"
+    assert main(["--model", EXPERT, "--tasks", TASKS, "--limit", str(LIMIT), "--no-cache", "--output", str(second),
                  "--baseline", str(first)]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "Leaderboard · tools vs intrinsic" in out and "Difference of gaps" in out
     board = json.loads((second / "results.json").read_text())["leaderboard"]
     parent_board = json.loads((two_models["parent"] / "results.json").read_text())["leaderboard"]
-    pick = [(d["difference"], d["ci"], d["n_items"]) for d in board["differences"] if d["task"] == TASKS]
-    want = [(d["difference"], d["ci"], d["n_items"]) for d in parent_board["differences"] if d["task"] == TASKS]
-    assert pick == want  # the baseline run first, this run second: the same pair as the two-model command
+    pick = [(d["a"], d["b"], d["difference"], d["ci"], d["n_items"]) for d in board["differences"] if d["task"] == TASKS]
+    want = [(d["a"], d["b"], d["difference"], d["ci"], d["n_items"]) for d in parent_board["differences"]
+            if d["task"] == TASKS]
+    assert pick == want  # this run − its baseline: the same pair as expert − hedger in the two-model command
     assert "Difference of gaps" in (second / "report.html").read_text()
     assert (second / "tables" / "leaderboard.md").is_file()
 
