@@ -87,8 +87,9 @@ def _table(board: dict[str, Any], condition: str, links: dict[str, str]) -> Safe
 
 
 def _chart(board: dict[str, Any], condition: str) -> Safe:
-    rows = [TaskComparison(task=f"{POOLED if r['task'] == ALL_TASKS else r['task']} · {r['model']}", conditions={},
-                           gap={condition: r["gap"][condition]})
+    one_task = len(board["tasks"]) == 1
+    rows = [TaskComparison(task=r["model"] if one_task else f"{POOLED if r['task'] == ALL_TASKS else r['task']} · "
+                           f"{r['model']}", conditions={}, gap={condition: r["gap"][condition]})
             for r in board["rows"] if r["gap"].get(condition)]
     return gap_chart(sorted(rows, key=lambda c: (c.task.startswith(POOLED), c.task)), [condition])
 

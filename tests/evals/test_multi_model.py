@@ -113,7 +113,8 @@ def test_the_leaderboard_holds_each_models_gap_and_their_difference(two_models: 
 
 def test_the_terminal_shows_the_leaderboard_and_the_difference(two_models: dict) -> None:
     out = " ".join(two_models["out"].split())
-    assert "Leaderboard · tools vs intrinsic" in out and "Difference of gaps (A − B)" in out
+    assert f"{EXPERT} · tools vs intrinsic · cost unknown" in out and f"{HEDGER} · tools vs intrinsic" in out
+    assert f"Difference of gaps (A − B), tools: A = {EXPERT}, B = {HEDGER}" in out
     board = json.loads((two_models["parent"] / "results.json").read_text())["leaderboard"]
     [diff] = [d for d in board["differences"] if d["task"] == TASKS]
     assert f"{100 * diff['difference']:+.1f} [{100 * diff['ci'][0]:+.1f}, {100 * diff['ci'][1]:+.1f}]" in out
@@ -138,7 +139,7 @@ def test_a_models_file_and_a_baseline_give_the_same_figures(two_models: dict, tm
     assert main(["--model", EXPERT, "--tasks", TASKS, "--limit", str(LIMIT), "--no-cache", "--output", str(second),
                  "--baseline", str(first)]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "Leaderboard · tools vs intrinsic" in out and "Difference of gaps" in out
+    assert f"{EXPERT} · tools vs intrinsic" in out and f"A = {EXPERT}, B = {HEDGER}" in out
     board = json.loads((second / "results.json").read_text())["leaderboard"]
     parent_board = json.loads((two_models["parent"] / "results.json").read_text())["leaderboard"]
     pick = [(d["a"], d["b"], d["difference"], d["ci"], d["n_items"]) for d in board["differences"] if d["task"] == TASKS]
