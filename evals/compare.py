@@ -42,9 +42,9 @@ from agents.models import insecure_url
 from agents.providers import PROVIDERS
 from agents.secrets import redact
 from evals.conditions import get_condition
+from evals.estimate import check_max_cost, print_estimate
 from evals.executors import EXECUTORS, ExecutorUnavailable, make_executor
 from evals.listing import print_listing
-from evals.estimate import check_max_cost, print_estimate
 from evals.multi import model_list, run_models
 from evals.options import RunConfig, UsageError, add_arguments, resolve
 from evals.prepare import prepare

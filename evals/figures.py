@@ -60,7 +60,7 @@ def forest(rows: Sequence[tuple[str, dict[str, Any], bool]], title: str) -> Any:
     """A forest plot of gaps: one row per (label, gap dict with gap, ci, n_paired, bold), in points."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.32 * len(rows)))
-    for i, (label, g, _) in enumerate(rows):
+    for i, (_, g, _) in enumerate(rows):
         y = len(rows) - 1 - i
         lo, hi = (g.get("ci") or [None, None])[:2]
         has_ci = _finite(lo) and _finite(hi)
@@ -105,7 +105,9 @@ def region_figure(report: dict[str, Any]) -> Any | None:
     width = 0.8 / max(1, len(conditions))
     fig, ax = plt.subplots(figsize=(max(5.0, 1.1 * len(rows)), 3.4))
     for j, c in enumerate(conditions):
-        xs, ys, err = [], [], [[], []]
+        xs: list[float] = []
+        ys: list[float] = []
+        err: list[list[float]] = [[], []]
         for i, r in enumerate(rows):
             s = r["conditions"].get(c)
             if not s or not s.get("n"):

@@ -123,7 +123,7 @@ def item_gaps(results: Iterable[SampleResult], baseline: str, condition: str) ->
     diffs: dict[tuple[str, str], list[float]] = defaultdict(list)
     for (task, sid, _), pair in cells.items():
         if len(pair) == 2 and all(r.status == "ok" for r in pair.values()):
-            right = [float(bool(pair[c].score and pair[c].score.correct)) for c in (baseline, condition)]
+            right = [float(bool((score := pair[c].score) and score.correct)) for c in (baseline, condition)]
             diffs[(task, sid)].append(right[1] - right[0])
     return {k: sum(v) / len(v) for k, v in diffs.items()}
 

@@ -10,11 +10,11 @@ with the same ``--output`` resumes each model's run. The exit code is the larges
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 import secrets
 import time
 import tomllib
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from dataclasses import replace
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +30,13 @@ from evals.endpoints import SpecEndpointFactory
 from evals.estimate import EXIT_COST_CAP, CostCapReached, CostMeter
 from evals.executors import Executor, ExecutorUnavailable, Job
 from evals.export import ExportError, export
-from evals.tables_out import write_run_outputs
 from evals.leaderboard import build_leaderboard, print_leaderboard, read_entry, unique_labels
 from evals.prepare import Prepared
 from evals.records import SampleResult
 from evals.report import build_report, print_table, write_results_json
 from evals.run_reader import RunReader
 from evals.runner import RunStopped
+from evals.tables_out import write_run_outputs
 from evals.view.report import write_report_html
 
 # Exit codes (README "Exit codes"; --help).

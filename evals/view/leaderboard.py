@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from evals.analysis import ALL_TASKS, TaskComparison
-from evals.leaderboard import SHOWN_STATUSES, build_leaderboard, fmt_cost, fmt_difference, read_entry, unique_labels
+from evals.leaderboard import (
+    SHOWN_STATUSES,
+    build_leaderboard,
+    fmt_cost,
+    read_entry,
+    unique_labels,
+)
 from evals.report import pct, write_text_atomic
 from evals.run_reader import is_run_dir
 from evals.view.charts import POOLED, gap_chart

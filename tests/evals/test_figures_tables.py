@@ -70,6 +70,7 @@ def test_latex_and_markdown_escape_what_would_break_them() -> None:
 
 
 def test_figures_are_svg_and_png_with_the_runs_labels(run: Path) -> None:
+    pytest.importorskip("matplotlib", reason="matplotlib is not installed (the figures and test extras have it)")
     figures = run / "figures"
     for name in ("gap_forest", "accuracy_by_region", "tool_use"):
         assert (figures / f"{name}.png").read_bytes()[:8] == PNG, name
