@@ -215,29 +215,33 @@ def render_leaderboard(board: dict[str, Any]) -> list[Table]:
     tasks = [*board["tasks"], *([ALL_TASKS] if len(board["tasks"]) > 1 else [])]
     costs = {m["label"]: m["cost_usd"] for m in board["models"]}
     out = []
-    for c in board["compared"]:
+    for c in board["compared"] or [b]:  # no compared condition: each model's accuracy alone
+        alone = c == b
         for label in [m["label"] for m in board["models"]]:
             rows = {r["task"]: r for r in board["rows"] if r["model"] == label}
             complete = all(r["complete"] for r in rows.values())
             cost = costs.get(label)
-            t = Table(title=escape(f"{label} · {c} vs {b} · cost {'unknown' if cost is None else fmt_cost(cost)}"
+            t = Table(title=escape(f"{label} · {b if alone else f'{c} vs {b}'} · cost "
+                                   f"{'unknown' if cost is None else fmt_cost(cost)}"
                                    + ("" if complete else " · incomplete")), box=box.SIMPLE_HEAD, title_justify="left",
                       pad_edge=False)
             t.add_column("task", overflow="fold", min_width=12, ratio=1)
             t.add_column(escape(f"{b}\nacc %"), justify="right", overflow="fold", max_width=10)
-            t.add_column(escape(f"{c}\nacc %"), justify="right", overflow="fold", max_width=10)
-            t.add_column("gap (pts)\n[95% CI]", justify="right", no_wrap=True)
-            t.add_column("tool\nuse %", justify="right", no_wrap=True)
+            if not alone:
+                t.add_column(escape(f"{c}\nacc %"), justify="right", overflow="fold", max_width=10)
+                t.add_column("gap (pts)\n[95% CI]", justify="right", no_wrap=True)
+                t.add_column("tool\nuse %", justify="right", no_wrap=True)
             t.add_column("trunc/\nhedged %", justify="right", no_wrap=True)
             for task in tasks:
                 if task in rows:
                     if task == ALL_TASKS:
                         t.add_section()
-                    t.add_row(escape(short_task(task)), *map(escape, _terminal_row(rows[task], b, c)))
+                    cells = _terminal_row(rows[task], b, b if alone else c)
+                    t.add_row(escape(short_task(task)), *map(escape, [cells[0], cells[4]] if alone else cells))
             out.append(t)
-    out[-1:] and setattr(out[-1], "caption", escape(  # type: ignore[func-returns-value]
-        f"gap: compared − {b} on the same items, bootstrap over items · tool use: answered samples that called a "
-        "tool · trunc/hedged: shares of the compared condition's answers · cost: all conditions (– unknown)"))
+    out[-1].caption = escape(f"gap: compared − {b} on the same items, bootstrap over items · tool use: answered "
+                             "samples that called a tool · trunc/hedged: shares of the compared condition's answers "
+                             "· cost: all conditions (– unknown)")
     pairs = list(dict.fromkeys((d["a"], d["b"], d["condition"]) for d in board["differences"]))
     for a, other, c in pairs:
         t = Table(title=escape(f"Difference of gaps (A − B), {c}: A = {a}, B = {other}"), box=box.SIMPLE_HEAD,
@@ -253,6 +257,24 @@ def render_leaderboard(board: dict[str, Any]) -> list[Table]:
         out[-1].caption = ("paired over the items both models answered in both conditions; bootstrap over items "
                            "(epochs of an item kept together)")
     return out
+
+
+def render_run_differences(rows: list[dict[str, Any]]) -> Table:
+    """This run against its ``--baseline`` run per task and condition on the same items
+    (:func:`evals.analysis.compare_runs`): both accuracies and the difference with its interval and McNemar p."""
+    t = Table(title="This run − the baseline run, per condition on the same items", box=box.SIMPLE_HEAD,
+              title_justify="left", pad_edge=False)
+    t.add_column("task", overflow="fold", min_width=12, ratio=1)
+    t.add_column("condition", overflow="fold")
+    t.add_column("n", justify="right")
+    t.add_column("baseline\nacc %", justify="right")
+    t.add_column("this run\nacc %", justify="right")
+    t.add_column("difference (pts)\n[95% CI]", justify="right", no_wrap=True)
+    t.add_column("McNemar\np", justify="right")
+    for r in rows:
+        t.add_row(escape(r["task"]), escape(r["condition"]), str(r["n_paired"]), pct(r["baseline_accuracy"]),
+                  pct(r["accuracy"]), escape(fmt_gap(r)), f"{r['mcnemar_p']:.2g}" if _finite(r["mcnemar_p"]) else "–")
+    return t
 
 
 def print_leaderboard(board: dict[str, Any], console: Console) -> None:

@@ -30,7 +30,13 @@ from evals.endpoints import SpecEndpointFactory
 from evals.estimate import EXIT_COST_CAP, CostCapReached, CostMeter
 from evals.executors import Executor, ExecutorUnavailable, Job
 from evals.export import ExportError, export
-from evals.leaderboard import build_leaderboard, print_leaderboard, read_entry, unique_labels
+from evals.leaderboard import (
+    build_leaderboard,
+    print_leaderboard,
+    read_entry,
+    render_run_differences,
+    unique_labels,
+)
 from evals.prepare import Prepared
 from evals.records import SampleResult
 from evals.report import build_report, print_table, write_results_json
@@ -178,6 +184,7 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
         labels = unique_labels([e.model for e in entries], [e.run_dir for e in entries])
         report["leaderboard"] = build_leaderboard([replace(e, label=lab) for e, lab in zip(entries, labels, strict=True)])
         print_leaderboard(report["leaderboard"], out)
+        out.print(render_run_differences(report["baseline_run"]))
     write_results_json(run.run_dir / "results.json", report)
     write_report_html(run.run_dir, report)
     note = write_run_outputs(run.run_dir, report)
