@@ -194,9 +194,6 @@ def row_cells(row: dict[str, Any], baseline: str, condition: str) -> list[str]:
 
 
 HEADERS = ["acc {b} %", "acc {c} %", "gap (pts) [95% CI]", "tool use %", "trunc % b/c", "hedged % b/c", "cost"]
-CAPTION = ("gap: {c} − {b} on the same items, percentile bootstrap over items · tool use: answered {c} samples "
-           "that called a tool · trunc, hedged: shares of answers, {b}/{c} · cost: all conditions (– unknown)")
-
 
 def _terminal_row(row: dict[str, Any], baseline: str, condition: str) -> list[str]:
     base, comp = row["conditions"].get(baseline, {}), row["conditions"].get(condition, {})
