@@ -114,8 +114,9 @@ def _differences(board: dict[str, Any]) -> Safe:
              '<th class="num">Δ gap (pts) [95% CI]</th></tr></thead><tbody>{r}</tbody></table>', r=join(rows))
 
 
-def leaderboard_body(board: dict[str, Any], links: dict[str, str] | None = None) -> Safe:
-    """The page's content; ``links`` maps a model's label to its run page."""
+def leaderboard_body(board: dict[str, Any], links: dict[str, str] | None = None, embedded: bool = False) -> Safe:
+    """The page's content; ``links`` maps a model's label to its run page; ``embedded``: a section of a run page
+    (an ``h2`` heading instead of the page's ``h1``)."""
     links = links or {}
     sections = [h('<h2>{c} vs {b}</h2>{t}<h3>Gap by model and task</h3>{chart}', c=c, b=board["baseline"],
                   t=_table(board, c, links), chart=_chart(board, c)) for c in board["compared"]]
@@ -123,9 +124,11 @@ def leaderboard_body(board: dict[str, Any], links: dict[str, str] | None = None)
         sections = [h('<p class="note">The runs share no condition to compare with {b}.</p>', b=board["baseline"])]
     models = join(h('<li>{m} <span class="muted small mono">{d}</span></li>', m=m["label"], d=m["run_dir"])
                   for m in board["models"])
-    return h('<h1>Leaderboard <span class="sub">{n} models · {k} tasks</span></h1><ul class="small">{models}</ul>'
-             '{sections}{diffs}<p class="note small">{notes}</p>', n=len(board["models"]), k=len(board["tasks"]),
-             models=models, sections=join(sections), diffs=_differences(board), notes=NOTES)
+    tag = Safe("h2" if embedded else "h1")
+    return h('<{tag}>Leaderboard <span class="sub">{n} models · {k} task{pl}</span></{tag}><ul class="small">{models}'
+             '</ul>{sections}{diffs}<p class="note small">{notes}</p>', tag=tag, n=len(board["models"]),
+             k=len(board["tasks"]), pl="" if len(board["tasks"]) == 1 else "s", models=models,
+             sections=join(sections), diffs=_differences(board), notes=NOTES)
 
 
 def write_leaderboard_html(parent: Path, board: dict[str, Any]) -> Path:

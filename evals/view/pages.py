@@ -302,7 +302,7 @@ def run_sections(run: RunHandle, summary: Summary, link: Linker, open_all: bool 
              b=summary.baseline, how=how, table=comparison_table(run, summary, link),
              tools=tool_use_section(run, summary, link, open_all), chart=chart, bd=bd,
              vs=join([baseline_run_table(summary.baseline_run, summary.meta.get("baseline_run_dir")),
-                      leaderboard_body(summary.leaderboard) if summary.leaderboard else esc("")]), notes=NOTES)
+                      leaderboard_body(summary.leaderboard, embedded=True) if summary.leaderboard else esc("")]), notes=NOTES)
 
 
 def run_page(run: RunHandle, link: SiteLinker, wait_s: float | None = 2.0) -> str:

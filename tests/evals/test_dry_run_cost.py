@@ -94,6 +94,14 @@ def test_max_cost_stops_the_run_and_resume_continues_it(tmp_path: Path, capsys: 
     results = list(RunReader(run).results(with_trace=False))
     assert [r.cost_usd for r in results] == [7.0, 7.0]  # the second answer reached the cap: stopped there
     assert not (run / "results.json").exists()  # no table for a run that stopped
+    def stamps() -> dict[str, int]:  # SQLite's shared-memory index (-shm) is touched by any reader: left out
+        return {f.name: f.stat().st_mtime_ns for f in run.iterdir() if not f.name.endswith("-shm")}
+
+    before = stamps()
+    assert main(["--resume", str(run), "--dry-run", *common]) == 0  # what is left: 3 intrinsic items, 5 tools
+    out = capsys.readouterr().out
+    assert _cells(out, "intrinsic")[-5] == str(LIMIT - 2) and _cells(out, "tools")[-5] == str(LIMIT)
+    assert stamps() == before  # nothing written
     assert main(["--resume", str(run), "--max-cost", "12", *common]) == EXIT_COST_CAP  # the cap is spent
     assert "nothing was run" in capsys.readouterr().err
     assert len(list(RunReader(run).results(with_trace=False))) == 2
