@@ -93,3 +93,28 @@ def test_without_matplotlib_figures_are_skipped_with_one_line(run: Path, tmp_pat
     assert note is not None and "matplotlib is not installed" in note and "\n" not in note
     assert not (tmp_path / "figures").exists()
     assert (tmp_path / "tables" / "per_task.tex").is_file()
+
+
+def test_paper_tables_are_written_with_the_suites_cells(run: Path, tmp_path: Path) -> None:
+    from evals.paper_tables import build_tables, to_json
+    from evals.tables_out import write_tables
+
+    results = list(RunReader(run).results(with_trace=False))
+    report = json.loads((run / "results.json").read_text())
+    report["paper_tables"] = {"suite": "gpsbench-paper", "compare_paper": False, "tables": [
+        to_json(t) for t in build_tables("gpsbench-paper", results, ["intrinsic", "tools"])]}
+    write_tables(tmp_path, report)
+    md = (tmp_path / "paper.md").read_text()
+    assert "GPSBench Table 5" in md
+    table5 = md[md.index("GPSBench Table 5"):].split("\n\n")[1].splitlines()
+    header = [c.strip() for c in table5[0].strip("|").split("|")]
+    want = _expected(run)
+    for condition in ("intrinsic", "tools"):
+        [row] = [line for line in table5 if line.startswith(f"| {condition} ")]
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[header.index("Dist.")] == want[condition]  # the only task this run answered
+        assert cells[header.index("Bearing")] == "–"
+    tex = (tmp_path / "paper.tex").read_text()
+    assert tex.count("\\toprule") == tex.count("\\bottomrule") == len(report["paper_tables"]["tables"])
+    rows = [[c.strip() for c in line.removesuffix("\\\\").split("&")] for line in tex.splitlines() if "&" in line]
+    assert any(r[0] == "intrinsic" and want["intrinsic"] in r for r in rows)
