@@ -45,7 +45,8 @@ def option(default: Any, help: str, *, role: Role, flags: tuple[str, ...] = (), 
 class RunSettings(BaseModel):
     """Options a run spec stores exactly as given (field names are the stored ones)."""
 
-    model: str = option(DEFAULT_MODEL, "provider/name; providers: {providers}", role="identity")
+    model: str = option(DEFAULT_MODEL, "provider/name; providers: {providers}; a comma-separated list runs each "
+                        "model on the same items, then a leaderboard", role="identity")
     base_url: str | None = option(None, "OpenAI-compatible endpoint for openai-compatible/ (required) and vllm/ "
                                   "(attach instead of starting vllm serve)", role="operational")
     suite: str | None = option(None, "a paper's protocol, with its paper-shaped table: {suites} (see --list)",

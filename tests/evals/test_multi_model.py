@@ -174,3 +174,12 @@ def test_a_models_file_that_is_not_a_list_is_refused(tmp_path: Path, capsys: pyt
     text.write_text(f"# two models\n{EXPERT}\n\n{HEDGER}  # the second\n")
     assert main(["--models", str(text), "--model", EXPERT, "--output", str(tmp_path / "p")]) == 2
     assert "--models and --model are exclusive" in capsys.readouterr().err
+
+
+def test_the_viewer_finds_the_parents_leaderboard(two_models: dict, tmp_path: Path) -> None:
+    from evals.view.__main__ import main as view_main
+
+    assert view_main([str(two_models["parent"]), "--export", str(tmp_path / "site")]) == 0
+    page = (tmp_path / "site" / "leaderboard.html").read_text()
+    assert all(f'data-model="{m}"' in page for m in (EXPERT, HEDGER)) and "Difference of gaps" in page
+    assert 'href="leaderboard.html"' in (tmp_path / "site" / "index.html").read_text()
