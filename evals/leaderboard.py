@@ -51,6 +51,7 @@ class Entry:
     conditions: list[str]
     results: list[SampleResult]
     complete: bool
+    dataset_hash: str | None = None
 
 
 def read_entry(run_dir: Path, label: str | None = None) -> Entry:
@@ -64,7 +65,8 @@ def read_entry(run_dir: Path, label: str | None = None) -> Entry:
     results = [r for r in reader.results(with_trace=False) if r.condition in spec.conditions]
     expected = reader.count("samples") * len(spec.conditions) * spec.epochs
     complete = len(results) == expected and not any(r.status == "error" for r in results)
-    return Entry(label or spec.model, spec.model, Path(run_dir), list(spec.conditions), results, complete)
+    return Entry(label or spec.model, spec.model, Path(run_dir), list(spec.conditions), results, complete,
+                 spec.dataset_hash)
 
 
 def unique_labels(names: Sequence[str], dirs: Sequence[Path]) -> list[str]:
@@ -152,7 +154,8 @@ def build_leaderboard(entries: Sequence[Entry]) -> dict[str, Any]:
                 differences.append({"a": first.label, "b": second.label, "task": task, "condition": c, **d})
     return {
         "models": [{"label": e.label, "model": e.model, "run_dir": str(e.run_dir), "complete": e.complete,
-                    "cost_usd": _cost(e.results)} for e in entries],
+                    "cost_usd": _cost(e.results), "dataset_hash": e.dataset_hash} for e in entries],
+        "same_items": len({e.dataset_hash for e in entries}) == 1,
         "baseline": baseline, "compared": compared, "conditions": common, "tasks": tasks, "rows": rows,
         "differences": differences,
     }
@@ -253,6 +256,9 @@ def render_leaderboard(board: dict[str, Any]) -> list[Table]:
     if pairs:
         out[-1].caption = ("paired over the items both models answered in both conditions; bootstrap over items "
                            "(epochs of an item kept together)")
+    if not board.get("same_items", True):
+        out[-1].caption = f"{out[-1].caption}\n" + ("the runs hold different items (their dataset hashes differ): "
+                                                    "each gap is over its own run's items")
     return out
 
 
