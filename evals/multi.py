@@ -91,7 +91,7 @@ def child_dirs(parent: Path, models: list[str]) -> list[Path]:
 def run_models(cfg: RunConfig, models: list[str], run_one: RunOne, console: Console, out: Console) -> int:
     """Check every model's options, then run each (``run_one``) and write the leaderboard; the exit code."""
     from evals.compare import fail
-    from evals.estimate import print_estimate
+    from evals.estimate import check_max_cost, print_estimate
 
     parent = Path(cfg.output) if cfg.output else default_parent()
     dirs = child_dirs(parent, models)
@@ -102,6 +102,7 @@ def run_models(cfg: RunConfig, models: list[str], run_one: RunOne, console: Cons
         for c in cfgs:
             check_values(c)
             make_spec(c)
+            check_max_cost(c)
     except UsageError as exc:
         return fail(str(exc), 2)
     if cfg.dry_run:

@@ -156,6 +156,7 @@ def test_a_models_file_and_a_baseline_give_the_same_figures(two_models: dict, tm
     (["--model", f"{EXPERT},azure/gpt-4o"], "valid providers"),
     (["--model", f"{EXPERT},{HEDGER}", "--resume", "x"], "--resume takes one model's run directory"),
     (["--model", f"{EXPERT},{HEDGER}", "--baseline", "x"], "the leaderboard compares them"),
+    (["--model", f"{EXPERT},{HEDGER}", "--max-cost", "1"], "--max-cost needs the price of"),
 ])
 def test_bad_model_lists_are_one_line_errors_before_anything_runs(argv: list[str], needle: str, tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
