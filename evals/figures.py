@@ -19,7 +19,8 @@ from typing import Any
 from evals.analysis import ALL_TASKS
 from evals.view.charts import FLAT, GAIN, LOSE, POOLED
 
-ACCENT, BASE_BAR, FG, MUTED, LINE = "#0969da", "#8c959f", "#1f2328", "#656d76", "#d8dee4"
+FG, MUTED, LINE = "#1f2328", "#656d76", "#d8dee4"
+CONDITION_COLOURS = ("#8c959f", "#0969da", "#bc4c00", "#8250df")  # baseline grey, then the viewer's accents
 CELLS = (  # tool-use cells: (label, key(s) in the paired counts, colour)
     ("gained with tools", ("gained_with_tools",), GAIN),
     ("lost despite tools", ("lost_despite_tools",), LOSE),
@@ -116,7 +117,7 @@ def region_figure(report: dict[str, Any]) -> Any | None:
             ys.append(100 * s["accuracy"])
             err[0].append(max(0.0, 100 * (s["accuracy"] - s["ci"][0])))  # rounding: never below zero
             err[1].append(max(0.0, 100 * (s["ci"][1] - s["accuracy"])))
-        ax.bar(xs, ys, width * 0.92, yerr=err, color=BASE_BAR if j == 0 else ACCENT if j == 1 else FLAT,
+        ax.bar(xs, ys, width * 0.92, yerr=err, color=CONDITION_COLOURS[j % len(CONDITION_COLOURS)],
                label=c, error_kw={"ecolor": FG, "elinewidth": 1, "capsize": 2})
     ax.set_xticks(range(len(rows)), [f"{r['value']}" for r in rows])
     ax.set_ylim(0, 100)
