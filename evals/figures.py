@@ -36,16 +36,17 @@ def _finite(x: Any) -> bool:
     return isinstance(x, int | float) and math.isfinite(x)
 
 
-def _pyplot() -> Any:
-    import matplotlib
+STYLE: dict[Any, Any] = {  # matplotlib's rc keys, typed as literals there
+    "font.family": "DejaVu Sans", "font.size": 9, "axes.edgecolor": LINE, "axes.labelcolor": FG, "xtick.color": MUTED,
+    "ytick.color": FG, "svg.hashsalt": "geogap", "svg.fonttype": "none"}
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    plt.rcParams.update({"font.family": "DejaVu Sans", "font.size": 9, "axes.edgecolor": LINE,
-                         "axes.labelcolor": FG, "xtick.color": MUTED, "ytick.color": FG, "svg.hashsalt": "geogap",
-                         "svg.fonttype": "none"})
-    return plt
+def _figure(width: float, height: float) -> tuple[Any, Any]:
+    """A figure and its axes, outside pyplot (nothing global is kept: the figure goes with its last reference)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height))
+    return fig, fig.subplots()
 
 
 def _save(fig: Any, folder: Path, name: str) -> list[Path]:
@@ -53,14 +54,12 @@ def _save(fig: Any, folder: Path, name: str) -> list[Path]:
     paths = [folder / f"{name}.svg", folder / f"{name}.png"]
     fig.savefig(paths[0], bbox_inches="tight", metadata={"Date": None})
     fig.savefig(paths[1], bbox_inches="tight", dpi=150, metadata={"Software": None})
-    fig.clf()
     return paths
 
 
 def forest(rows: Sequence[tuple[str, dict[str, Any], bool]], title: str) -> Any:
     """A forest plot of gaps: one row per (label, gap dict with gap, ci, n_paired, bold), in points."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.32 * len(rows)))
+    fig, ax = _figure(7.5, 0.9 + 0.32 * len(rows))
     for i, (_, g, _) in enumerate(rows):
         y = len(rows) - 1 - i
         lo, hi = (g.get("ci") or [None, None])[:2]
@@ -101,10 +100,9 @@ def region_figure(report: dict[str, Any]) -> Any | None:
     rows = (report.get("breakdowns") or {}).get("region") or []
     if not rows:
         return None
-    plt = _pyplot()
     conditions = list(dict.fromkeys(c for r in rows for c in r["conditions"]))
     width = 0.8 / max(1, len(conditions))
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 * len(rows)), 3.4))
+    fig, ax = _figure(max(5.0, 1.1 * len(rows)), 3.4)
     for j, c in enumerate(conditions):
         xs: list[float] = []
         ys: list[float] = []
@@ -134,9 +132,8 @@ def tool_use_figure(report: dict[str, Any]) -> Any | None:
             if u.get("paired") and u["paired"].get("n_paired")]
     if not rows:
         return None
-    plt = _pyplot()
     multi = len({c for _, c, _ in rows}) > 1
-    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.34 * len(rows)))
+    fig, ax = _figure(7.5, 1.2 + 0.34 * len(rows))
     for i, (_, _, p) in enumerate(rows):
         y, left = len(rows) - 1 - i, 0
         for label, keys, colour in CELLS:
@@ -154,15 +151,16 @@ def tool_use_figure(report: dict[str, Any]) -> Any | None:
 def write_figures(folder: Path, report: dict[str, Any]) -> str | None:
     """Write a run's figures into ``folder``; a one-line note (and nothing written) without matplotlib."""
     try:
-        _pyplot()
+        import matplotlib
     except ImportError:
         return MISSING
-    rows = _gap_rows(report)
-    if rows:
-        _save(forest(rows, "Tool-free gap by task"), folder, "gap_forest")
-    for name, fig in (("accuracy_by_region", region_figure(report)), ("tool_use", tool_use_figure(report))):
-        if fig is not None:
-            _save(fig, folder, name)
+    with matplotlib.rc_context(STYLE):  # the style for these figures only, not for the caller's
+        rows = _gap_rows(report)
+        if rows:
+            _save(forest(rows, "Tool-free gap by task"), folder, "gap_forest")
+        for name, fig in (("accuracy_by_region", region_figure(report)), ("tool_use", tool_use_figure(report))):
+            if fig is not None:
+                _save(fig, folder, name)
     if report.get("leaderboard"):
         return write_leaderboard_figures(folder, report["leaderboard"])
     return None
@@ -171,7 +169,7 @@ def write_figures(folder: Path, report: dict[str, Any]) -> str | None:
 def write_leaderboard_figures(folder: Path, board: dict[str, Any]) -> str | None:
     """``leaderboard_gaps``: every model's gap per task (and pooled), grouped by task."""
     try:
-        _pyplot()
+        import matplotlib
     except ImportError:
         return MISSING
     multi = len(board["compared"]) > 1
@@ -183,5 +181,6 @@ def write_leaderboard_figures(folder: Path, board: dict[str, Any]) -> str | None
                 rows.append((f"{task} · {r['model']}" + (f" · {c}" if multi else ""), g, r["task"] == ALL_TASKS))
     rows.sort(key=lambda x: (x[2], x[0]))
     if rows:
-        _save(forest(rows, "Tool-free gap by model and task"), folder, "leaderboard_gaps")
+        with matplotlib.rc_context(STYLE):
+            _save(forest(rows, "Tool-free gap by model and task"), folder, "leaderboard_gaps")
     return None
