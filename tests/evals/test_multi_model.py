@@ -184,3 +184,18 @@ def test_the_viewer_finds_the_parents_leaderboard(two_models: dict, tmp_path: Pa
     page = (tmp_path / "site" / "leaderboard.html").read_text()
     assert all(f'data-model="{m}"' in page for m in (EXPERT, HEDGER)) and "Difference of gaps" in page
     assert 'href="leaderboard.html"' in (tmp_path / "site" / "index.html").read_text()
+
+
+def test_the_viewer_computes_a_leaderboard_of_any_two_runs(two_models: dict) -> None:
+    from evals.view.app import Viewer
+    from evals.view.runs import find_runs
+
+    viewer = Viewer(find_runs([two_models["parent"]]))  # the runs alone, no parent leaderboard given
+    assert not viewer.boards
+    response = viewer.handle("/leaderboard")
+    assert response.status == 200
+    page = response.body.decode() if isinstance(response.body, bytes) else ""
+    board = json.loads((two_models["parent"] / "results.json").read_text())["leaderboard"]
+    [diff] = [d for d in board["differences"] if d["task"] == TASKS]
+    assert f"{100 * diff['difference']:+.1f}" in page and all(f'data-model="{m}"' in page for m in (EXPERT, HEDGER))
+    assert 'href="/leaderboard"' in viewer.handle("/").body.decode()  # type: ignore[union-attr]
