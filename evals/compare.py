@@ -42,9 +42,11 @@ from agents.models import insecure_url
 from agents.providers import PROVIDERS
 from agents.secrets import redact
 from evals.conditions import get_condition
+from evals.estimate import check_max_cost, print_estimate
 from evals.executors import EXECUTORS, ExecutorUnavailable, make_executor
 from evals.listing import print_listing
-from evals.options import UsageError, add_arguments, resolve
+from evals.multi import model_list, run_models
+from evals.options import RunConfig, UsageError, add_arguments, resolve
 from evals.prepare import prepare
 from evals.run import EXIT_ERRORS, EXIT_FAILED, EXIT_OK, EXIT_USAGE, RunFailed, answer, report
 from evals.runner import pending_count
@@ -56,7 +58,8 @@ EXIT_CODES_HELP = ("exit codes: 0 complete; 1 could not run (model or server did
                    "samples died); 2 usage error "
                    "(including a run that selects no sample, or a run directory in use); 3 finished with samples "
                    "ended in error (incomplete: --resume retries them); 4 stopped early: the model server died or "
-                   "the endpoint is unreachable (--resume continues); 130 interrupted")
+                   "the endpoint is unreachable (--resume continues); 5 stopped at --max-cost (--resume continues); 130 "
+                   "interrupted; several models: the largest of their codes")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -106,6 +109,23 @@ def _main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     try:
         cfg = resolve(args)
+        models = model_list(cfg)
+    except UsageError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    if len(models) > 1:
+        return run_models(cfg, models, run_config, console, out)
+    if cfg.models is not None:  # a models file naming one model
+        cfg = RunConfig.model_validate({**cfg.model_dump(exclude_unset=True), "model": models[0], "models": None})
+    if cfg.dry_run:
+        return print_estimate([cfg], out)
+    return run_config(cfg, console, out)
+
+
+def run_config(cfg: RunConfig, console: Console, out: Console) -> int:
+    """One run of ``cfg`` (one model): prepare, answer, print the table, write the run directory; the exit code."""
+    try:
+        if cfg.max_cost is not None:
+            check_max_cost(cfg)
         try:
             executor = make_executor(cfg)
         except ExecutorUnavailable as exc:
@@ -141,7 +161,7 @@ def _main(argv: list[str] | None = None) -> int:
         if todo:
             try:
                 answer(run, conditions, todo, executor, console, tool_call_parser=cfg.tool_call_parser,
-                       serve_args=vllm_args)
+                       serve_args=vllm_args, max_cost=cfg.max_cost)
             except RunFailed as exc:
                 return fail(str(exc), exc.code) if str(exc) else exc.code
         failed = report(run, time.time() - t0, out, console, compare_paper=bool(cfg.compare_paper))

@@ -46,7 +46,8 @@ def option(default: Any, help: str, *, role: Role, flags: tuple[str, ...] = (), 
 class RunSettings(BaseModel):
     """Options a run spec stores exactly as given (field names are the stored ones)."""
 
-    model: str = option(DEFAULT_MODEL, "provider/name; providers: {providers}", role="identity")
+    model: str = option(DEFAULT_MODEL, "provider/name; providers: {providers}; a comma-separated list runs each "
+                        "model on the same items, then a leaderboard", role="identity")
     base_url: str | None = option(None, "OpenAI-compatible endpoint for openai-compatible/ (required) and vllm/ "
                                   "(attach instead of starting vllm serve)", role="operational")
     suite: str | None = option(None, "a paper's protocol, with its paper-shaped table: {suites} (see --list)",
@@ -126,6 +127,15 @@ class RunConfig(RunSettings):
     ray_address: str | None = option(None, "Ray cluster to join (auto, ray://host:10001); default: start a local "
                                      "one", role="invocation")
     ray_workers: int | None = option(None, "Ray workers (default: one per CPU of the cluster)", role="invocation")
+    models: Path | None = option(None, "file listing several models (TOML: models = [...]; or text: one per line, "
+                                 "# comments): each runs the same items into its own directory under --output, "
+                                 "then a leaderboard (--model a,b,c does the same)", role="invocation",
+                                 metavar="FILE")
+    dry_run: bool | None = option(None, "print samples × conditions × estimated tokens × price, then exit 0 "
+                                  "without calling a model or writing anything", role="invocation")
+    max_cost: float | None = option(None, "stop the run when its spend (USD, stored results included) reaches this "
+                                    "cap, exit code 5 (--resume continues); needs a known price", role="invocation",
+                                    metavar="USD")
 
 
 def _meta(name: str) -> dict[str, Any]:

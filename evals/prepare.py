@@ -167,6 +167,22 @@ def _open_new(cfg: RunConfig) -> tuple[RunStore, str, RunSpec, Path, bool]:
     return store, run_id, spec, run_dir, previous is not None
 
 
+def build_work(spec: RunSpec) -> list[tuple[Sample, Any]]:
+    """The (sample, task) items of ``spec``; raises UsageError (unknown task, bad value, no sample) or
+    SampleBuildError."""
+    try:
+        tasks = {n: make_task(n, spec.size, spec.dataset, spec.dataset_kind) for n in spec.tasks}
+        limits = spec.task_limits or {n: spec.limit for n in spec.tasks}
+        built = build_samples(tasks, split=spec.split, seed=spec.seed, limits=limits)  # type: ignore[arg-type]
+        work = [(s, tasks[n]) for n in spec.tasks for s in built[n]]
+    except (UnknownTaskError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    if not work:
+        raise UsageError(f"the selection has no samples (tasks {', '.join(spec.tasks)}, split {spec.split}); "
+                         "choose other --tasks, --split or a larger --size")
+    return work
+
+
 def prepare(cfg: RunConfig) -> Prepared:
     """Validate everything that can be validated before a model is started; raises UsageError."""
     check_values(cfg)
@@ -184,20 +200,10 @@ def prepare(cfg: RunConfig) -> Prepared:
     else:
         store, run_id, spec, run_dir, resumed = _open_new(cfg)
     try:
-        tasks = {n: make_task(n, spec.size, spec.dataset, spec.dataset_kind) for n in spec.tasks}
-        limits = spec.task_limits or {n: spec.limit for n in spec.tasks}
-        built = build_samples(tasks, split=spec.split, seed=spec.seed, limits=limits)  # type: ignore[arg-type]
-        work = [(s, tasks[n]) for n in spec.tasks for s in built[n]]
-    except (UnknownTaskError, ValueError) as exc:
-        store.close()
-        raise UsageError(str(exc)) from None
-    except SampleBuildError:
+        work = build_work(spec)
+    except (UsageError, SampleBuildError):
         store.close()
         raise
-    if not work:
-        store.close()
-        raise UsageError(f"the selection has no samples (tasks {', '.join(spec.tasks)}, split {spec.split}); "
-                         "choose other --tasks, --split or a larger --size")
     digest = dataset_hash([s for s, _ in work])
     if resumed:
         stored_spec = store.read_spec()

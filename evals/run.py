@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +26,23 @@ from agents.secrets import redact
 from evals.analysis import TaskComparison, usage
 from evals.conditions import forced_call_error, unforced_note
 from evals.endpoints import SpecEndpointFactory
+from evals.estimate import EXIT_COST_CAP, CostCapReached, CostMeter
 from evals.executors import Executor, ExecutorUnavailable, Job
 from evals.export import ExportError, export
+from evals.leaderboard import (
+    build_leaderboard,
+    print_leaderboard,
+    read_entry,
+    render_run_differences,
+    unique_labels,
+)
 from evals.prepare import Prepared
 from evals.progress import ProgressLines, Tally
 from evals.records import SampleResult
 from evals.report import build_report, print_table, write_results_json
 from evals.run_reader import RunReader
 from evals.runner import RunStopped
+from evals.tables_out import write_run_outputs
 from evals.view.report import write_report_html
 
 # Exit codes (README "Exit codes"; --help).
@@ -41,6 +51,7 @@ EXIT_FAILED = 1  # could not run: the model or its server did not start, a non-p
 EXIT_USAGE = 2  # bad flags or config, a run that selects no sample, a run directory in use
 EXIT_ERRORS = 3  # the run finished but some samples ended in error: results incomplete (--resume retries them)
 EXIT_STOPPED = 4  # the run stopped early: its model server died or its endpoint is unreachable (--resume continues)
+# EXIT_COST_CAP = 5 (evals.estimate): the run's spend reached --max-cost (--resume continues)
 
 
 class RunFailed(Exception):
@@ -52,9 +63,10 @@ class RunFailed(Exception):
 
 
 def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, console: Console, *,
-           tool_call_parser: str | None = None, serve_args: list[str] | None = None) -> None:
-    """Serve the model (if its provider has a server), then answer the ``todo`` missing items; raises
-    :class:`RunFailed`."""
+           tool_call_parser: str | None = None, serve_args: list[str] | None = None,
+           max_cost: float | None = None) -> None:
+    """Serve the model (if its provider has a server), then answer the ``todo`` missing items, stopping when the
+    spend reaches ``max_cost`` (USD); raises :class:`RunFailed`."""
     spec = run.spec
     try:
         model = parse_model(spec.model)
@@ -67,6 +79,13 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
         console.print(note, markup=False, highlight=False)
     if error := forced_call_error(conditions, provider.forced_tool_choice, spec.max_steps):
         raise RunFailed(error, EXIT_USAGE)
+    meter = CostMeter(max_cost, run.store.results(with_trace=False)) if max_cost is not None else None
+    if meter is not None:
+        try:
+            meter.check()
+        except CostCapReached as exc:
+            raise RunFailed(f"{exc} before this call; nothing was run: --resume {run.run_dir} with a higher "
+                            "--max-cost (or none) continues", EXIT_COST_CAP) from None
     cache = CallCache() if spec.cache else None
     with ExitStack() as stack:
         if cache is not None:
@@ -89,32 +108,47 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
         factory = SpecEndpointFactory(spec, served.base_url, cache.path if cache is not None else None,
                                       identity or {}, cache)
         job = Job(run.run_id, spec, run.store, run.work, conditions, factory, run.prices)
-        execute_job(job, executor, todo, console, run.run_dir, served.watch)
+        execute_job(job, executor, todo, console, run.run_dir, served.watch, meter)
 
 
-def execute_job(job: Job, executor: Executor, todo: int, console: Console, run_dir: Path, watch: Any) -> None:
+def execute_job(job: Job, executor: Executor, todo: int, console: Console, run_dir: Path, watch: Any,
+                meter: CostMeter | None = None) -> None:
     """Answer the job with a live progress bar on a terminal, else plain progress lines
-    (:class:`evals.progress.ProgressLines`: nohup, Slurm, CI see progress while the run goes)."""
+    (:class:`evals.progress.ProgressLines`: nohup, Slurm, CI see progress while the run goes); ``meter`` stops
+    the run at its cost cap."""
     if console.is_terminal:
         progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                             TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False)
         tally = Tally()
         bar = progress.add_task("samples", total=todo)
 
-        def on_result(r: SampleResult) -> None:
+        def on_bar(r: SampleResult) -> None:
             tally.add(r)
             progress.update(bar, advance=1, description=tally.describe(r.condition))
 
         shown: Any = progress
+        update = on_bar
     else:
         shown = ProgressLines(todo, lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True))
-        on_result = shown.update
+        update = shown.update
+
+    def on_result(r: SampleResult) -> None:
+        update(r)
+        if meter is not None:
+            meter.add(r)
+
     with shown:
         try:
             executor.execute(job, on_result, watch)
         except ExecutorUnavailable as exc:
             console.print(f"error: {exc}")
             raise RunFailed("", EXIT_FAILED) from None
+        except CostCapReached as exc:
+            if isinstance(shown, Progress):
+                shown.stop()
+            print(f"stopped: {exc}; completed samples are stored: --resume {run_dir} with a higher --max-cost (or "
+                  f"none) continues (exit code {EXIT_COST_CAP})", file=sys.stderr)
+            raise RunFailed("", EXIT_COST_CAP) from None
         except RunStopped as exc:
             if isinstance(shown, Progress):
                 shown.stop()
@@ -178,13 +212,17 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
         from evals.paper_tables import add_paper_tables
 
         add_paper_tables(report, results, spec, out, compare_paper=compare_paper)
-    if report.get("baseline_run"):
-        for row in report["baseline_run"]:
-            out.print(f"vs baseline {row['task']} {row['condition']}: {100 * row['gap']:+.1f} pts "
-                      f"[{100 * row['ci'][0]:+.1f}, {100 * row['ci'][1]:+.1f}] on {row['n_paired']} paired, "
-                      f"McNemar p {row['mcnemar_p']:.2g}")
+    if run.baseline is not None:  # the two runs' leaderboard: gaps side by side and their difference
+        entries = [read_entry(run.run_dir), read_entry(run.baseline)]  # differences: this run − the baseline
+        labels = unique_labels([e.model for e in entries], [e.run_dir for e in entries])
+        report["leaderboard"] = build_leaderboard([replace(e, label=lab) for e, lab in zip(entries, labels, strict=True)])
+        print_leaderboard(report["leaderboard"], out)
+        out.print(render_run_differences(report["baseline_run"]))
     write_results_json(run.run_dir / "results.json", report)
     write_report_html(run.run_dir, report)
+    note = write_run_outputs(run.run_dir, report)
+    if note:
+        console.print(note, markup=False, highlight=False)
     try:
         export(store, run.formats)
     except ExportError as exc:

@@ -16,6 +16,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # tests/e2e marks itself (pytestmark).
 TIERS: dict[str, str] = {
     "tests/evals/view/test_viewer_browser.py": "browser",
+    "tests/evals/view/test_leaderboard_browser.py": "browser",
     "tests/evals/test_ray_executor.py": "ray",
     "tests/tasks/gtr/test_chance.py": "slow",
     "tests/tasks/gpsbench/test_gpsbench_family.py::test_parsers_and_scorers_never_raise_on_10000_strings": "slow",

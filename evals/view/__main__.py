@@ -9,6 +9,7 @@ from pathlib import Path
 
 from evals.view.app import Viewer
 from evals.view.export import export
+from evals.view.leaderboard import find_boards
 from evals.view.runs import find_runs
 from evals.view.server import is_loopback, make_server, url_of
 
@@ -38,14 +39,15 @@ def main(argv: list[str] | None = None) -> int:
     if not run_dirs:
         print(f"error: no run directory (holding run.sqlite) in {', '.join(map(str, paths))}", file=sys.stderr)
         return 2
-    viewer = Viewer(run_dirs)
+    viewer = Viewer(run_dirs, boards=find_boards(paths))
     for run_dir, reason in viewer.broken.items():
         print(f"warning: skipping {run_dir}: its run store cannot be read ({reason})", file=sys.stderr)
     if not viewer.runs:
         print("error: no readable run directory", file=sys.stderr)
         return 2
     if args.export:
-        index = export(viewer.runs, args.export, progress=lambda m: print(m, file=sys.stderr))
+        index = export(viewer.runs, args.export, progress=lambda m: print(m, file=sys.stderr),
+                       board=viewer.leaderboard())
         print(index.resolve().as_uri())
         return 0
     if not is_loopback(args.host):

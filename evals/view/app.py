@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from evals.view.leaderboard import LiveBoard, leaderboard_page, read_board
 from evals.view.links import ServerLinker
 from evals.view.listing import ListQuery
 from evals.view.markup import CSP, h, page
@@ -51,8 +52,10 @@ def _error(status: int, title: str, detail: str = "") -> Response:
 class Viewer:
     """The runs being viewed and the routes over them."""
 
-    def __init__(self, run_dirs: list[Path], wait_s: float = 2.0) -> None:
+    def __init__(self, run_dirs: list[Path], wait_s: float = 2.0, boards: dict[str, Path] | None = None) -> None:
         self.runs: dict[str, RunHandle] = {}
+        self.boards = dict(boards or {})  # parent directories holding a leaderboard, by name
+        self.live_board = LiveBoard()
         self.broken: dict[Path, str] = {}  # run directories whose store cannot be read, with the reason
         for rid, run in make_handles(run_dirs).items():
             try:
@@ -94,7 +97,9 @@ class Viewer:
         params = dict(parse_qsl(split.query, keep_blank_values=True))
         parts = [unquote(p) for p in split.path.split("/")]
         if split.path in ("", "/"):
-            return Response(200, index_page(self.runs, self.link).encode())
+            return Response(200, index_page(self.runs, self.link, boards=bool(self.boards)).encode())
+        if split.path == "/leaderboard":
+            return Response(200, leaderboard_page(self.leaderboard(params.get("of")), self.runs, self.link).encode())
         if split.path == "/compare":
             chosen = [v for k, v in parse_qsl(split.query) if k == "run" and v in self.runs]
             return Response(200, compare_page(self.runs, self.link, self.wait_s, chosen).encode())
@@ -120,6 +125,13 @@ class Viewer:
                 return Response(200, files_page(run, self.link).encode())
             return self._file(run, rest[1:])
         return _error(404, "Not found", "No such page.")
+
+    def leaderboard(self, name: str | None = None) -> dict | None:
+        """The leaderboard of the parent directory ``name`` (default the first given), else one computed from the
+        runs when there are two or more."""
+        if self.boards:
+            return read_board(self.boards.get(name or "", next(iter(self.boards.values()))))
+        return self.live_board.get(self.runs) if len(self.runs) > 1 else None
 
     def _file(self, run: RunHandle, parts: list[str]) -> Response:
         """A file of the run directory, if it resolves (symlinks followed) to a file inside that directory."""

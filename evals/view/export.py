@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from evals.view.leaderboard import leaderboard_page
 from evals.view.links import ExportLinker
 from evals.view.listing import OUTCOMES, ListQuery
 from evals.view.pages import compare_page, index_page, run_page
@@ -33,8 +35,10 @@ def list_queries(run: RunHandle) -> list[ListQuery]:
             for vs in index.compared for scope in scopes for o in [None, *OUTCOMES]]
 
 
-def export(runs: dict[str, RunHandle], out: Path, progress: Progress | None = None) -> Path:
-    """Write every page for ``runs`` under ``out``; returns the path of ``index.html``."""
+def export(runs: dict[str, RunHandle], out: Path, progress: Progress | None = None,
+           board: dict[str, Any] | None = None) -> Path:
+    """Write every page for ``runs`` under ``out`` (with ``leaderboard.html`` when ``board`` is given); returns
+    the path of ``index.html``."""
     out.mkdir(parents=True, exist_ok=True)
     say = progress or (lambda _: None)
     defaults = {rid: run.index().default_vs() for rid, run in runs.items()}
@@ -64,7 +68,9 @@ def export(runs: dict[str, RunHandle], out: Path, progress: Progress | None = No
             if n % 1000 == 0:
                 say(f"{run.name}: {n} sample pages")
         say(f"{run.name}: {len(index.by_key)} sample pages")
-    _write(out, "index.html", index_page(runs, linker("index.html"), wait_s=None))
+    _write(out, "index.html", index_page(runs, linker("index.html"), wait_s=None, boards=board is not None))
+    if board is not None:
+        _write(out, "leaderboard.html", leaderboard_page(board, runs, linker("leaderboard.html")))
     if len(runs) > 1:
         _write(out, "compare.html", compare_page(runs, linker("compare.html"), wait_s=None))
     return out / "index.html"

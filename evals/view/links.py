@@ -32,6 +32,9 @@ class ServerLinker:
     def compare(self) -> str:
         return "/compare"
 
+    def leaderboard(self) -> str:
+        return "/leaderboard"
+
     def run(self, rid: str) -> str:
         return f"/runs/{quote(rid, safe='')}/"
 
@@ -66,6 +69,9 @@ class ExportLinker:
 
     def compare(self) -> str:
         return self.rel("compare.html")
+
+    def leaderboard(self) -> str:
+        return self.rel("leaderboard.html")
 
     def run(self, rid: str) -> str:
         return self.rel(self.run_path(rid))

@@ -13,6 +13,7 @@ from urllib.parse import quote
 from evals.analysis import ANSWER_STATUSES, ConditionSummary, TaskComparison
 from evals.report import STATUS_ORDER, status_shares
 from evals.view.charts import POOLED, gap_chart
+from evals.view.leaderboard import leaderboard_body
 from evals.view.links import Linker, ServerLinker, SiteLinker
 from evals.view.listing import OUTCOMES, ListQuery
 from evals.view.markup import Safe, esc, fmt_secs, h, join, page
@@ -41,7 +42,9 @@ def _tally(summary: Summary | None) -> Safe:
              u=up, d=down, f=len(cis) - up - down)
 
 
-def index_page(runs: dict[str, RunHandle], link: SiteLinker, wait_s: float | None = 0.2) -> str:
+def index_page(runs: dict[str, RunHandle], link: SiteLinker, wait_s: float | None = 0.2, boards: bool = False) -> str:
+    """The runs with their models, conditions, counts and gap tally; a link to the leaderboard when a parent
+    directory holds one (``boards``) or there are several runs."""
     selectable = link.dynamic and len(runs) > 1
     rows = []
     for rid, run in runs.items():
@@ -64,12 +67,15 @@ def index_page(runs: dict[str, RunHandle], link: SiteLinker, wait_s: float | Non
         compare_link = h('<p><a href="{u}">Compare these runs side by side →</a></p>', u=link.compare())
     else:
         compare_link = esc("")
-    body = h('<h1>Runs <span class="sub">({n})</span></h1>{form}'
+    board = h('<p class="leaderboard-link"><a href="{u}"><b>Leaderboard →</b></a> models side by side: gaps, '
+              "tool use, statuses, cost and the difference of gaps</p>", u=link.leaderboard()) \
+        if boards or len(runs) > 1 else esc("")
+    body = h('<h1>Runs <span class="sub">({n})</span></h1>{board}{form}'
              '<table class="grid"><thead><tr>{pick}<th>run</th><th>model</th><th>conditions</th><th class="num">tasks</th>'
              '<th class="num">samples</th><th class="num">results</th>'
              '<th title="tasks whose gap interval is above / below / around zero">gap by task</th><th>created</th>'
              "</tr></thead><tbody>{rows}</tbody></table>{cmp}{end}",
-             n=len(runs), rows=join(rows), cmp=compare_link, pick=Safe("<th></th>") if selectable else "",
+             n=len(runs), board=board, rows=join(rows), cmp=compare_link, pick=Safe("<th></th>") if selectable else "",
              form=h('<form method="get" action="{u}">', u=link.compare()) if selectable else "",
              end=Safe("</form>") if selectable else "")
     return page("Runs", body, [("runs", None)])
@@ -298,7 +304,8 @@ def run_sections(run: RunHandle, summary: Summary, link: Linker, open_all: bool 
              warn=warn, paper=paper_sections(summary.paper_tables), n=n, pl="" if n == 1 else "s",
              b=summary.baseline, how=how, table=comparison_table(run, summary, link),
              tools=tool_use_section(run, summary, link, open_all), chart=chart, bd=bd,
-             vs=baseline_run_table(summary.baseline_run, summary.meta.get("baseline_run_dir")), notes=NOTES)
+             vs=join([baseline_run_table(summary.baseline_run, summary.meta.get("baseline_run_dir")),
+                      leaderboard_body(summary.leaderboard, embedded=True) if summary.leaderboard else esc("")]), notes=NOTES)
 
 
 def run_page(run: RunHandle, link: SiteLinker, wait_s: float | None = 2.0) -> str:

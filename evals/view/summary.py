@@ -37,6 +37,7 @@ class Summary:
     meta: dict[str, Any] = field(default_factory=dict)  # a report's run totals: wall time, tokens, cost
     paper_tables: dict[str, Any] | None = None  # a suite run's paper-shaped tables (evals.paper_tables)
     baseline_run: list[dict[str, Any]] | None = None  # run-vs-run rows (evals.analysis.compare_runs)
+    leaderboard: dict[str, Any] | None = None  # this run and its --baseline run (evals.leaderboard)
 
     @property
     def compared(self) -> list[str]:
@@ -77,7 +78,8 @@ def from_report(report: dict[str, Any], conditions: list[str]) -> Summary:
     return Summary(conds, baseline, tasks, pooled, dict(report.get("breakdowns") or {}) if many else {},
                    n_results=sum(s.n + s.not_applicable for t in tasks for s in t.conditions.values()),
                    source="results.json", meta=dict(report.get("meta") or {}),
-                   paper_tables=report.get("paper_tables"), baseline_run=report.get("baseline_run"))
+                   paper_tables=report.get("paper_tables"), baseline_run=report.get("baseline_run"),
+                   leaderboard=report.get("leaderboard"))
 
 
 def from_results_json(path: Path, conditions: list[str], newer_than: float | None) -> Summary | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -87,7 +88,8 @@ def test_config_file_exports_and_baseline(tmp_path: Path, monkeypatch: pytest.Mo
         assert main(["--config", str(config), "--model", "openai-compatible/b", "--base-url", b.url,
                      "--output", str(tmp_path / "b"), "--baseline", str(tmp_path / "a")]) == 0
     out = capsys.readouterr().out
-    assert "vs baseline gpsbench.distance intrinsic" in out
+    assert "This run − the baseline run" in out
+    assert re.search(r"gpsbench\.distance +intrinsic +4 +100\.0 +75\.0 +-25\.0", out)
     run = tmp_path / "b"
     for name in ("run.sqlite", "results.json", "report.html", "results.jsonl", "results.csv", "results.parquet"):
         assert (run / name).exists(), name

@@ -1,0 +1,110 @@
+"""``--dry-run`` (an estimate before anything is called, nothing written) and ``--max-cost`` (a run stops when its
+spend reaches the cap, exit code 5, and ``--resume`` continues it), through the CLI with a scripted model."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import BaseMessage
+
+from evals.compare import main
+from evals.estimate import EXIT_COST_CAP
+from evals.run_reader import RunReader
+from tasks.registry import get_task
+
+TASK, LIMIT = "gpsbench.distance", 5
+
+
+def answer(messages: list[BaseMessage], tools: list[str]) -> str:
+    """Six words: the scripted model counts 7 output tokens for it (words + 1)."""
+    return "I say: FINAL ANSWER: 1 km"
+
+
+MODEL = f"scripted/{__name__}:answer"
+
+
+def _prices(tmp_path: Path, output_per_million: float) -> Path:
+    path = tmp_path / "prices.toml"
+    path.write_text(f'["scripted/*"]\ninput = 0\noutput = {output_per_million}\n')
+    return path
+
+
+def _cells(out: str, condition: str) -> list[str]:
+    [line] = [row for row in out.splitlines() if f" {condition} " in f" {row} " and MODEL in row]
+    return line.split()
+
+
+def test_dry_run_prints_the_estimate_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    prices = _prices(tmp_path, 2.0)  # USD 2 per million output tokens
+    out_dir = tmp_path / "run"
+    argv = ["--model", MODEL, "--tasks", TASK, "--limit", str(LIMIT), "--max-tokens", "100", "--max-steps", "3",
+            "--epochs", "2", "--prices", str(prices), "--output", str(out_dir), "--dry-run"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert not out_dir.exists() and not (tmp_path / "runs").exists()
+    assert "nothing was called, nothing was written" in out and "estimate, not a measurement" in " ".join(out.split())
+    samples = get_task(TASK).samples(split="test", seed=42)[:LIMIT]
+    prompt = [sum(math.ceil(len(m.content) / 4) for m in s.messages) for s in samples]
+    intrinsic = _cells(out, "intrinsic")
+    items, calls, tokens_in, tokens_out, usd = intrinsic[-5:]
+    assert (items, calls) == (str(2 * LIMIT), str(2 * LIMIT))  # 5 samples × 2 epochs, one call each
+    assert tokens_in == f"{2 * sum(prompt):,}" and tokens_out == f"{2 * LIMIT * 100:,}"
+    assert usd == f"{2 * LIMIT * 100 * 2.0 / 1e6:.4f}"
+    tools = _cells(out, "tools")
+    assert tools[-5:-3] == [str(2 * LIMIT), str(2 * LIMIT * 3)]  # three calls each at most
+    assert tools[-2] == f"{2 * LIMIT * 3 * 100:,}"
+    assert int(tools[-3].replace(",", "")) > 3 * int(tokens_in.replace(",", ""))  # schemas and history re-sent
+
+
+def test_dry_run_without_a_price_says_unknown_and_several_models_are_listed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = f"scripted/{__name__}:answer_again"
+    globals()["answer_again"] = answer
+    assert main(["--model", f"{MODEL},{other}", "--tasks", TASK, "--limit", "2", "--output", str(tmp_path / "p"),
+                 "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "price unknown" in out and "estimated cost at most: unknown" in out
+    assert MODEL in out and other in out
+    assert not (tmp_path / "p").exists()
+
+
+def test_max_cost_needs_a_known_price(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--model", MODEL, "--tasks", TASK, "--limit", "2", "--max-cost", "1", "--output",
+                 str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: --max-cost needs the price of") and "--prices" in err and "\n" not in err
+    assert not (tmp_path / "run").exists()
+    assert main(["--model", MODEL, "--tasks", TASK, "--max-cost", "-1", "--prices", str(_prices(tmp_path, 1)),
+                 "--output", str(tmp_path / "run")]) == 2
+    assert "--max-cost must be a positive number" in capsys.readouterr().err
+
+
+def test_max_cost_stops_the_run_and_resume_continues_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    prices = _prices(tmp_path, 1e6)  # USD 1 per output token: 7 tokens, USD 7 per answer
+    run = tmp_path / "run"
+    common = ["--prices", str(prices), "--max-connections", "1"]
+    assert main(["--model", MODEL, "--tasks", TASK, "--limit", str(LIMIT), "--no-cache", "--output", str(run),
+                 "--max-cost", "12", *common]) == EXIT_COST_CAP
+    err = " ".join(capsys.readouterr().err.split())
+    assert "stopped: spend $14.0000 reached --max-cost $12" in err and f"--resume {run}" in err
+    results = list(RunReader(run).results(with_trace=False))
+    assert [r.cost_usd for r in results] == [7.0, 7.0]  # the second answer reached the cap: stopped there
+    assert not (run / "results.json").exists()  # no table for a run that stopped
+    def stamps() -> dict[str, int]:  # SQLite's shared-memory index (-shm) is touched by any reader: left out
+        return {f.name: f.stat().st_mtime_ns for f in run.iterdir() if not f.name.endswith("-shm")}
+
+    before = stamps()
+    assert main(["--resume", str(run), "--dry-run", *common]) == 0  # what is left: 3 intrinsic items, 5 tools
+    out = capsys.readouterr().out
+    assert _cells(out, "intrinsic")[-5] == str(LIMIT - 2) and _cells(out, "tools")[-5] == str(LIMIT)
+    assert stamps() == before  # nothing written
+    assert main(["--resume", str(run), "--max-cost", "12", *common]) == EXIT_COST_CAP  # the cap is spent
+    assert "nothing was run" in capsys.readouterr().err
+    assert len(list(RunReader(run).results(with_trace=False))) == 2
+    assert main(["--resume", str(run), *common]) == 0  # no cap: the rest
+    results = list(RunReader(run).results(with_trace=False))
+    assert len(results) == 2 * LIMIT and sum(r.cost_usd or 0 for r in results) == 7.0 * 2 * LIMIT
