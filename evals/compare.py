@@ -44,12 +44,14 @@ from agents.secrets import redact
 from evals.conditions import get_condition
 from evals.executors import EXECUTORS, ExecutorUnavailable, make_executor
 from evals.listing import print_listing
+from evals.mcp import register as register_mcp
 from evals.options import UsageError, add_arguments, resolve
 from evals.prepare import prepare
 from evals.run import EXIT_ERRORS, EXIT_FAILED, EXIT_OK, EXIT_USAGE, RunFailed, answer, report
 from evals.runner import pending_count
 from evals.suites import SUITES
 from tasks.build import SampleBuildError
+from tools.mcp_client import MCPServerError
 
 EXIT_CODES_HELP = ("exit codes: 0 complete; 1 could not run (model or server did not start, or a process building "
                    "samples died); 2 usage error "
@@ -65,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(p, choices={"executor": EXECUTORS.names()}, providers=", ".join(PROVIDERS.names()),
                   suites=", ".join(SUITES), executors="; ".join(EXECUTORS.get(n).description for n in EXECUTORS.names()))
     p.add_argument("--config", type=Path, help="TOML file of options (keys named like the flags)")
+    p.add_argument("--mcp", action="append", default=[], metavar="NAME=COMMAND",
+                   help="an MCP server as tool set NAME: a stdio command line, or a streamable-HTTP URL; repeatable "
+                   "(also [mcp.NAME] tables in --config; README 'Bring your MCP server')")
     p.add_argument("--list", action="store_true", default=False,
                    help="list tasks, tool sets, conditions and models, then exit")
     return p
@@ -100,6 +105,12 @@ def _main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     console = Console(stderr=True)
     out = Console() if sys.stdout.isatty() else Console(width=200)  # files and pipes get the full table
+    try:
+        register_mcp(args.config, args.mcp)
+    except UsageError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    except MCPServerError as exc:
+        return fail(str(exc), EXIT_FAILED)
     if args.list:
         print_listing()
         return EXIT_OK
@@ -119,7 +130,12 @@ def _main(argv: list[str] | None = None) -> int:
         return fail(str(exc), EXIT_USAGE)
     except SampleBuildError as exc:
         return fail(f"{exc}; nothing was run", EXIT_FAILED)
+    except MCPServerError as exc:  # a server a resumed run names did not start
+        return fail(str(exc), EXIT_FAILED)
     spec = run.spec
+    if spec.mcp and cfg.executor != "local":
+        run.store.close()
+        return fail(f"MCP tool sets ({', '.join(spec.mcp)}) run on the local executor only", EXIT_USAGE)
     if insecure_url(spec.base_url):
         console.print(f"warning: {redact(str(spec.base_url))} is plain http to another machine: prompts and answers "
                       "(and any key) cross the network unencrypted")

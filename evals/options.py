@@ -189,6 +189,8 @@ def load_config(path: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for raw_key, value in data.items():
         key = raw_key.replace("-", "_")
+        if key == "mcp":  # [mcp.NAME] tables: MCP servers as tool sets (evals.mcp)
+            continue
         if key == "no_cache":
             key, value = "cache", not value
         if key not in names:

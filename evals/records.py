@@ -26,6 +26,8 @@ class RunSpec(RunSettings):
     versions: dict[str, str] = Field(default_factory=dict)
     git_revision: str | None = None
     dataset_hash: str | None = None
+    mcp: dict[str, dict[str, Any]] = Field(default_factory=dict, description="MCP tool sets used: how each server "
+                                           "is launched, its name and version, its tools' digest (evals.mcp)")
 
     def identity(self) -> dict[str, Any]:
         """The fields that decide the results (operational ones such as concurrency left out)."""

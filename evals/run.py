@@ -28,6 +28,7 @@ from evals.conditions import forced_call_error, unforced_note
 from evals.endpoints import SpecEndpointFactory
 from evals.executors import Executor, ExecutorUnavailable, Job
 from evals.export import ExportError, export
+from evals.mcp import failure_lines
 from evals.prepare import Prepared
 from evals.records import SampleResult
 from evals.report import build_report, print_table, write_results_json
@@ -138,6 +139,8 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
             **spent, "output_tokens_per_s": round(out_tokens / gen_time, 2) if gen_time else None,
             "cost_usd": None if spent["cost_usd"] is None else round(spent["cost_usd"], 6),
             "baseline_run_dir": str(run.baseline) if run.baseline else None}
+    if spec.mcp:
+        meta["mcp_failures"] = failure_lines(results, spec)
     loaded = {t.name: t for _, t in run.work if hasattr(t, "load_report")}
     if loaded:  # tasks reading released files: per-file accounting of every line, printed and in results.json
         meta["load_reports"] = {name: t.load_report for name, t in loaded.items()}
@@ -164,6 +167,8 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
         export(store, run.formats)
     except ExportError as exc:
         console.print(f"warning: {exc}")
+    for line in meta.get("mcp_failures", []):  # dead or slow MCP servers: their calls were tool errors
+        out.print(line, markup=False, highlight=False)
     failed = meta["failed"]
     cost = f" · ${meta['cost_usd']:.4f}" if meta["cost_usd"] else ""
     out.print(f"wall {wall:.1f} s · {out_tokens} output tokens{cost} · {len(results)} results"
