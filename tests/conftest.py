@@ -23,6 +23,8 @@ TIERS: dict[str, str] = {
     "tests/geocore/test_polygons.py::test_geodesic_area_perimeter_matches_geographiclib": "slow",
     "tests/tasks/gpsbench/test_gpsbench_route_geometry.py::test_gold_on_every_sample": "slow",
     "tests/test_types.py": "slow",
+    "tests/evals/test_mcp_runs.py": "slow",  # real MCP server processes, started twice per run
+    "tests/tools/test_mcp_server.py": "slow",
 }
 
 

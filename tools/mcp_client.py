@@ -98,13 +98,13 @@ async def open_session(server: MCPServer, errlog: TextIO) -> AsyncIterator[tuple
     """An initialized session with ``server`` (its process started for stdio), closed on exit."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
-    from mcp.client.streamable_http import streamablehttp_client
+    from mcp.client.streamable_http import streamable_http_client
 
     if server.command is not None:
         params = StdioServerParameters(command=server.command, args=list(server.args), env=dict(server.env) or None)
         transport: Any = stdio_client(params, errlog=errlog)
     else:
-        transport = streamablehttp_client(str(server.url), timeout=server.timeout_s)
+        transport = streamable_http_client(str(server.url))
     async with transport as streams, ClientSession(streams[0], streams[1]) as session:
         init = await session.initialize()
         yield session, init

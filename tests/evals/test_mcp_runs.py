@@ -14,6 +14,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from evals.compare import main
 from evals.store import RunStore
+from tests.tools.test_mcp_server import serve_http
 
 pytest.importorskip("mcp")
 
@@ -64,7 +65,7 @@ def slow_policy(messages: list[BaseMessage], tools: list[str]) -> AIMessage | st
 
 def _run(tmp_path: Path, policy: str, conditions: str, *extra: str, limit: int = 3) -> tuple[int, list]:
     out = tmp_path / "run"
-    code = main(["--model", f"scripted/{__name__}:{policy}", "--tasks", "gpsbench.distance", "--limit", str(limit),
+    code = main(["--model", f"scripted/tests.evals.test_mcp_runs:{policy}", "--tasks", "gpsbench.distance", "--limit", str(limit),
                  "--condition", conditions, "--no-cache", "--output", str(out), *extra])
     with RunStore(out, create=False) as store:
         return code, list(store.results())
@@ -129,3 +130,36 @@ def test_a_slow_server_is_a_tool_error_and_later_calls_still_answer(tmp_path: Pa
     assert [(e.tool, e.status) for e in calls] == [("sleep", "error"), ("great_circle_km", "ok")]
     assert "MCP server 'echo' failed on sleep: no answer within 2 s" in calls[0].error
     assert results[0].score.correct
+
+
+def _by_sample(results: list, condition: str) -> dict:
+    return {r.sample_id: r for r in results if r.condition == condition}
+
+
+def test_geogaps_own_server_gives_the_answers_of_the_builtin_tool_set(tmp_path: Path) -> None:
+    config = tmp_path / "run.toml"
+    config.write_text(f'[mcp.geogap-mcp]\ncommand = "{sys.executable}"\n'
+                      'args = ["-m", "tools.mcp_server", "--toolsets", "geodesy"]\n')
+    code, results = _run(tmp_path, "distance_policy", "intrinsic,tools[geodesy],tools[geogap-mcp]",
+                         "--config", str(config))
+    assert code == 0
+    builtin, served = _by_sample(results, "tools[geodesy]"), _by_sample(results, "tools[geogap-mcp]")
+    assert len(served) == 3 and served.keys() == builtin.keys()
+    for sample_id, r in served.items():
+        own = builtin[sample_id]
+        assert r.score.correct and own.score.correct and r.final_text == own.final_text
+        calls = [(e.tool, e.args, e.result) for e in r.trace if e.kind == "tool_call"]
+        assert calls == [(e.tool, e.args, e.result) for e in own.trace if e.kind == "tool_call"] and calls
+        offered = [e.tools_offered for e in r.trace if e.kind == "model_call"]
+        assert offered == [e.tools_offered for e in own.trace if e.kind == "model_call"]
+    with RunStore(tmp_path / "run", create=False) as store:
+        entry = store.read_spec()[1].mcp["geogap-mcp"]
+    assert entry["server_name"] == "geogap-tools" and entry["args"] == ["-m", "tools.mcp_server", "--toolsets", "geodesy"]
+
+
+def test_a_streamable_http_server_is_a_tool_set_too(tmp_path: Path) -> None:
+    with serve_http("geodesy") as url:
+        code, results = _run(tmp_path, "distance_policy", "tools[geo-http]", "--mcp", f"geo-http={url}", limit=2)
+    assert code == 0 and len(results) == 2 and all(r.score.correct for r in results)
+    with RunStore(tmp_path / "run", create=False) as store:
+        assert store.read_spec()[1].mcp["geo-http"]["url"] == url
