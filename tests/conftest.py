@@ -25,6 +25,7 @@ TIERS: dict[str, str] = {
     "tests/test_types.py": "slow",
     "tests/evals/test_mcp_runs.py": "slow",  # real MCP server processes, started twice per run
     "tests/tools/test_mcp_server.py": "slow",
+    "tests/evals/test_readme_mcp_inspect.py": "slow",
 }
 
 

@@ -132,28 +132,26 @@ def test_a_slow_server_is_a_tool_error_and_later_calls_still_answer(tmp_path: Pa
     assert results[0].score.correct
 
 
-def _by_sample(results: list, condition: str) -> dict:
-    return {r.sample_id: r for r in results if r.condition == condition}
+def assert_same_answers(results: list, condition: str, builtin: str) -> None:
+    """Every sample of ``condition`` answered right, with the text, tool calls and tool results of ``builtin``."""
+    served = {r.sample_id: r for r in results if r.condition == condition}
+    own = {r.sample_id: r for r in results if r.condition == builtin}
+    assert served and served.keys() == own.keys()
+    for sample_id, r in served.items():
+        assert r.score.correct and own[sample_id].score.correct and r.final_text == own[sample_id].final_text
+        calls = [(e.tool, e.args, e.result) for e in r.trace if e.kind == "tool_call"]
+        assert calls and calls == [(e.tool, e.args, e.result) for e in own[sample_id].trace if e.kind == "tool_call"]
+        offered = [e.tools_offered for e in r.trace if e.kind == "model_call"]
+        assert offered == [e.tools_offered for e in own[sample_id].trace if e.kind == "model_call"]
 
 
 def test_geogaps_own_server_gives_the_answers_of_the_builtin_tool_set(tmp_path: Path) -> None:
-    config = tmp_path / "run.toml"
-    config.write_text(f'[mcp.geogap-mcp]\ncommand = "{sys.executable}"\n'
-                      'args = ["-m", "tools.mcp_server", "--toolsets", "geodesy"]\n')
-    code, results = _run(tmp_path, "distance_policy", "intrinsic,tools[geodesy],tools[geogap-mcp]",
-                         "--config", str(config))
-    assert code == 0
-    builtin, served = _by_sample(results, "tools[geodesy]"), _by_sample(results, "tools[geogap-mcp]")
-    assert len(served) == 3 and served.keys() == builtin.keys()
-    for sample_id, r in served.items():
-        own = builtin[sample_id]
-        assert r.score.correct and own.score.correct and r.final_text == own.final_text
-        calls = [(e.tool, e.args, e.result) for e in r.trace if e.kind == "tool_call"]
-        assert calls == [(e.tool, e.args, e.result) for e in own.trace if e.kind == "tool_call"] and calls
-        offered = [e.tools_offered for e in r.trace if e.kind == "model_call"]
-        assert offered == [e.tools_offered for e in own.trace if e.kind == "model_call"]
+    code, results = _run(tmp_path, "distance_policy", "tools[geodesy],tools[geo]",
+                         "--mcp", f"geo={sys.executable} -m tools.mcp_server --toolsets geodesy")
+    assert code == 0 and len(results) == 6
+    assert_same_answers(results, "tools[geo]", "tools[geodesy]")
     with RunStore(tmp_path / "run", create=False) as store:
-        entry = store.read_spec()[1].mcp["geogap-mcp"]
+        entry = store.read_spec()[1].mcp["geo"]
     assert entry["server_name"] == "geogap-tools" and entry["args"] == ["-m", "tools.mcp_server", "--toolsets", "geodesy"]
 
 
