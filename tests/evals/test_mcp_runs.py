@@ -161,3 +161,23 @@ def test_a_streamable_http_server_is_a_tool_set_too(tmp_path: Path) -> None:
     assert code == 0 and len(results) == 2 and all(r.score.correct for r in results)
     with RunStore(tmp_path / "run", create=False) as store:
         assert store.read_spec()[1].mcp["geo-http"]["url"] == url
+
+
+def test_the_servers_identity_is_part_of_the_model_call_cache_key() -> None:
+    from agents.call_cache import cache_key
+    from agents.model_call import ModelCaller
+    from evals.mcp import with_identity
+    from tools.mcp_client import MCPServer, register_servers
+    from tools.registry import get_tools
+
+    register_servers([MCPServer(name="echo-key", command=sys.executable, args=(str(ECHO_SERVER),))])
+    caller = ModelCaller(identity={"model": "scripted/x"})
+    assert with_identity(caller, ["geodesy"]) is caller  # built-in sets: the key is unchanged
+    served = with_identity(caller, ["geodesy", "echo-key"])
+    entry = served.identity["mcp"]["echo-key"]
+    assert (entry["server_name"], entry["server_version"], entry["args"]) == ("echo-test-server", "1.2.3",
+                                                                              [str(ECHO_SERVER)])
+    messages = [HumanMessage("hi")]
+    tools = get_tools(["echo-key"])
+    assert cache_key(served.identity, messages, tools) != cache_key(caller.identity, messages, tools)
+    assert caller.identity == {"model": "scripted/x"}  # the run's own caller is not changed
