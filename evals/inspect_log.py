@@ -60,8 +60,8 @@ def _sample(r: SampleResult, sample: Sample | None) -> Any:
     from inspect_ai.model import ChatMessageSystem, ChatMessageUser, ModelOutput, ModelUsage
     from inspect_ai.scorer import Score
 
-    prompt = [ChatMessageSystem(content=m.content) if m.role == "system" else ChatMessageUser(content=m.content)
-              for m in (sample.messages if sample else ())]
+    prompt: list[Any] = [ChatMessageSystem(content=m.content) if m.role == "system" else ChatMessageUser(content=m.content)
+                         for m in (sample.messages if sample else ())]
     target = sample.target if sample else ""
     scores = None
     if r.score is not None and r.status == "ok":
@@ -111,9 +111,8 @@ def eval_log(run_id: str, spec: RunSpec, condition: str, results: list[SampleRes
                                                                                        if r.task == t]))
                     for t in tasks})
     failed = sum(r.status == "error" for r in results)
-    usage = ModelUsage(input_tokens=sum(r.input_tokens for r in results),
-                       output_tokens=sum(r.output_tokens for r in results))
-    usage.total_tokens = usage.input_tokens + usage.output_tokens
+    tokens_in, tokens_out = sum(r.input_tokens for r in results), sum(r.output_tokens for r in results)
+    usage = ModelUsage(input_tokens=tokens_in, output_tokens=tokens_out, total_tokens=tokens_in + tokens_out)
     stamp = created.isoformat()
     return EvalLog(
         status="error" if failed else "success",

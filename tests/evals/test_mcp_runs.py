@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -181,3 +182,16 @@ def test_the_servers_identity_is_part_of_the_model_call_cache_key() -> None:
     tools = get_tools(["echo-key"])
     assert cache_key(served.identity, messages, tools) != cache_key(caller.identity, messages, tools)
     assert caller.identity == {"model": "scripted/x"}  # the run's own caller is not changed
+
+
+def test_resume_starts_the_servers_the_spec_names_and_refuses_a_changed_one(tmp_path: Path) -> None:
+    code, _ = _run(tmp_path, "distance_policy", "tools[echo]", "--mcp", ECHO, limit=2)
+    assert code == 0
+    again = [sys.executable, "-m", "evals.compare", "--resume", str(tmp_path / "run")]
+    done = subprocess.run(again, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0 and "(resuming: 0 of 2 to do)" in " ".join(done.stderr.split())
+    changed = subprocess.run([*again, "--mcp", f"{ECHO} extra-arg"], capture_output=True, text=True,
+                             cwd=Path(__file__).resolve().parents[2])
+    assert changed.returncode == 2
+    assert changed.stderr.strip() == ("error: MCP server 'echo' differs from the run being resumed (in args); "
+                                      "start a new --output")
