@@ -105,7 +105,7 @@ class RunConfig(RunSettings):
                                  role="invocation")
     baseline: Path | None = option(None, "another run directory to compare with, sample by sample",
                                    role="invocation")
-    export: str = option("jsonl,csv", "result files to write: jsonl,csv,parquet", role="invocation")
+    export: str = option("jsonl,csv", "result files to write: jsonl,csv,parquet,inspect", role="invocation")
     executor: str = option("local", "where samples are answered: {executors}", role="invocation")
     ray_address: str | None = option(None, "Ray cluster to join (auto, ray://host:10001); default: start a local "
                                      "one", role="invocation")

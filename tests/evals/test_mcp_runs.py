@@ -5,6 +5,7 @@ compare CLI. A dead or slow server is a tool error the model reads, and a line o
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -195,3 +196,20 @@ def test_resume_starts_the_servers_the_spec_names_and_refuses_a_changed_one(tmp_
     assert changed.returncode == 2
     assert changed.stderr.strip() == ("error: MCP server 'echo' differs from the run being resumed (in args); "
                                       "start a new --output")
+
+
+def test_one_session_serves_the_whole_run_and_its_server_exits_at_the_end(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    config = tmp_path / "run.toml"
+    config.write_text(f'[mcp.echo]\ncommand = "{sys.executable}"\nargs = ["{ECHO_SERVER}"]\n'
+                      f'env = {{ECHO_PID_FILE = "{pids}"}}\n')
+    code, results = _run(tmp_path, "distance_policy", "tools[echo]", "--config", str(config), limit=4)
+    assert code == 0 and sum(r.tool_calls for r in results) == 4
+    started = [int(p) for p in pids.read_text().split()]
+    assert len(started) == 2  # one start to list the tools, one session for the run's 4 calls
+    for pid in started:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    with RunStore(tmp_path / "run", create=False) as store:
+        assert store.read_spec()[1].mcp["echo"]["env"] == ["ECHO_PID_FILE"]  # the name, never the value
+    assert str(pids) not in (tmp_path / "run" / "results.json").read_text()

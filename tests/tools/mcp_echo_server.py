@@ -3,7 +3,8 @@ tests/tools/mcp_echo_server.py [--http PORT]``.
 
 Tools: ``echo`` (its text back), ``great_circle_km`` (the haversine formula written out here, R = 6371 km: an
 implementation independent of geocore's), ``sleep`` (answers after some seconds: a slow server) and ``exit_now``
-(the process exits without answering: a dead server).
+(the process exits without answering: a dead server). With ``ECHO_PID_FILE`` set, each start appends its process
+id to that file.
 """
 
 from __future__ import annotations
@@ -50,4 +51,7 @@ def exit_now() -> str:
 
 
 if __name__ == "__main__":
+    if os.environ.get("ECHO_PID_FILE"):  # each start appends its process id: the tests count the starts
+        with open(os.environ["ECHO_PID_FILE"], "a") as f:
+            f.write(f"{os.getpid()}\n")
     server.run("streamable-http" if "--http" in sys.argv else "stdio")
