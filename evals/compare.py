@@ -45,6 +45,7 @@ from evals.conditions import get_condition
 from evals.estimate import check_max_cost, print_estimate
 from evals.executors import EXECUTORS, ExecutorUnavailable, make_executor
 from evals.listing import print_listing
+from evals.mcp import register as register_mcp
 from evals.multi import model_list, run_models
 from evals.options import RunConfig, UsageError, add_arguments, resolve
 from evals.prepare import prepare
@@ -53,6 +54,7 @@ from evals.runner import pending_count
 from evals.specs import serve_args, start_lines
 from evals.suites import SUITES
 from tasks.build import SampleBuildError
+from tools.mcp_client import MCPServerError
 
 EXIT_CODES_HELP = ("exit codes: 0 complete; 1 could not run (model or server did not start, or a process building "
                    "samples died); 2 usage error "
@@ -69,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(p, choices={"executor": EXECUTORS.names()}, providers=", ".join(PROVIDERS.names()),
                   suites=", ".join(SUITES), executors="; ".join(EXECUTORS.get(n).description for n in EXECUTORS.names()))
     p.add_argument("--config", type=Path, help="TOML file of options (keys named like the flags)")
+    p.add_argument("--mcp", action="append", default=[], metavar="NAME=COMMAND",
+                   help="an MCP server as tool set NAME: a stdio command line, or a streamable-HTTP URL; repeatable "
+                   "(also [mcp.NAME] tables in --config; README 'Bring your MCP server')")
     p.add_argument("--list", action="store_true", default=False,
                    help="list tasks, tool sets, conditions and models, then exit")
     return p
@@ -104,6 +109,12 @@ def _main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     console = Console(stderr=True)
     out = Console() if sys.stdout.isatty() else Console(width=200)  # files and pipes get the full table
+    try:
+        register_mcp(args.config, args.mcp)
+    except UsageError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    except MCPServerError as exc:
+        return fail(str(exc), EXIT_FAILED)
     if args.list:
         print_listing()
         return EXIT_OK
@@ -145,7 +156,12 @@ def run_config(cfg: RunConfig, console: Console, out: Console) -> int:
         return fail(str(exc), EXIT_USAGE)
     except SampleBuildError as exc:
         return fail(f"{exc}; nothing was run", EXIT_FAILED)
+    except MCPServerError as exc:  # a server a resumed run names did not start
+        return fail(str(exc), EXIT_FAILED)
     spec = run.spec
+    if spec.mcp and cfg.executor != "local":
+        run.store.close()
+        return fail(f"MCP tool sets ({', '.join(spec.mcp)}) run on the local executor only", EXIT_USAGE)
     if insecure_url(spec.base_url):
         console.print(f"warning: {redact(str(spec.base_url))} is plain http to another machine: prompts and answers "
                       "(and any key) cross the network unencrypted")

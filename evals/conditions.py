@@ -37,6 +37,7 @@ from agents.intrinsic import answer_intrinsic
 from agents.model_call import DEFAULT_CALLER, ModelCaller
 from agents.tool_agent import AgentLimits, ToolAgent
 from agents.trace import AgentResult, TraceEvent
+from evals.mcp import with_identity
 from geocore.registry import Registry, UnknownNameError
 from tasks.answers.text import final_answer_segment
 from tasks.base import Task
@@ -171,7 +172,8 @@ class ToolsCondition(BaseCondition):
         choice = ctx.forced_tool_choice if self.require_tool_call else None
         key = (id(ctx.model), id(ctx.caller), sets, tuple(ctx.limits.model_dump().values()), choice)
         if key not in self._agents:
-            self._agents[key] = ToolAgent(ctx.model, get_tools(list(sets)), ctx.limits, ctx.caller, choice,
+            caller = with_identity(ctx.caller, sets)  # an MCP server's identity is part of the cache key
+            self._agents[key] = ToolAgent(ctx.model, get_tools(list(sets)), ctx.limits, caller, choice,
                                           commits_answer=commits_answer)
         return await self._agents[key].run(with_tools_note(sample.messages), trace_sink=ctx.trace_sink)
 

@@ -1,6 +1,8 @@
 """Export a run's results: JSONL (full records with traces), CSV and Parquet (one flat row per result).
 
-``python -m evals.export RUN_DIR --format jsonl,csv,parquet``. Parquet needs pyarrow (the ``parquet`` extra).
+``python -m evals.export RUN_DIR --format jsonl,csv,parquet,inspect``. Parquet needs pyarrow (the ``parquet`` extra);
+``inspect`` writes one inspect_ai eval log per condition into ``inspect/`` (:mod:`evals.inspect_log`, the
+``inspect`` extra), for ``inspect view``.
 The store is only read (opened read-only), whatever its age.
 """
 
@@ -21,7 +23,7 @@ from evals.analysis import answer_status, dimension_value
 from evals.records import SampleResult
 from evals.run_reader import RunReader
 
-FORMATS = ("jsonl", "csv", "parquet")
+FORMATS = ("jsonl", "csv", "parquet", "inspect")
 COLUMNS = ["run_id", "sample_id", "task", "condition", "epoch", "model", "status", "answer_status", "finish_reason",
            "finish_reason_raw", "correct", "score_value", "parse_failed", "error_value", "error_unit", "parsed_ok",
            "parsed_value", "final_text", "input_tokens", "output_tokens", "cached_tokens", "latency_s", "cost_usd",
@@ -111,8 +113,17 @@ def export(store: RunReader, formats: Iterable[str], out_dir: Path | None = None
     """Write ``results.<format>`` for each format into ``out_dir`` (default: the run directory)."""
     out_dir = Path(out_dir or store.run_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    formats = list(formats)
+    paths = []
+    if "inspect" in formats:  # one eval log per condition, in a folder inspect view reads
+        from evals.inspect_log import InspectUnavailable, write_inspect_logs
+
+        try:
+            paths = write_inspect_logs(store, out_dir / "inspect")
+        except InspectUnavailable as exc:
+            raise ExportError(str(exc)) from None
     results = list(store.results())
-    return [WRITERS[f](results, out_dir / f"results.{f}") for f in formats]
+    return [WRITERS[f](results, out_dir / f"results.{f}") for f in formats if f != "inspect"] + paths
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -122,7 +122,7 @@ class RunConfig(RunSettings):
                                  role="invocation")
     baseline: Path | None = option(None, "another run directory to compare with, sample by sample",
                                    role="invocation")
-    export: str = option("jsonl,csv", "result files to write: jsonl,csv,parquet", role="invocation")
+    export: str = option("jsonl,csv", "result files to write: jsonl,csv,parquet,inspect", role="invocation")
     executor: str = option("local", "where samples are answered: {executors}", role="invocation")
     ray_address: str | None = option(None, "Ray cluster to join (auto, ray://host:10001); default: start a local "
                                      "one", role="invocation")
@@ -220,6 +220,8 @@ def load_config(path: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for raw_key, value in data.items():
         key = raw_key.replace("-", "_")
+        if key == "mcp":  # [mcp.NAME] tables: MCP servers as tool sets (evals.mcp)
+            continue
         if key == "no_cache":
             key, value = "cache", not value
         if key not in names:

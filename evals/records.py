@@ -29,6 +29,8 @@ class RunSpec(RunSettings):
     dataset_hash: str | None = None
     generation: dict[str, GenerationProtocol] = Field(
         default_factory=dict, description="Per task, the generation protocol every call sends (agents.protocol)")
+    mcp: dict[str, dict[str, Any]] = Field(default_factory=dict, description="MCP tool sets used: how each server "
+                                           "is launched, its name and version, its tools' digest (evals.mcp)")
 
     def identity(self) -> dict[str, Any]:
         """The fields that decide the results (operational ones such as concurrency left out)."""

@@ -36,6 +36,7 @@ from evals.leaderboard import (
     render_run_differences,
     unique_labels,
 )
+from evals.mcp import failure_lines
 from evals.prepare import Prepared
 from evals.progress import ProgressLines, Tally
 from evals.records import SampleResult
@@ -195,6 +196,8 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
             "cost_usd": None if spent["cost_usd"] is None else round(spent["cost_usd"], 6),
             "cost": "unknown" if run.prices.price(spec.model) is None else "priced",
             "baseline_run_dir": str(run.baseline) if run.baseline else None}
+    if spec.mcp:
+        meta["mcp_failures"] = failure_lines(results, spec)
     loaded = {t.name: t for _, t in run.work if hasattr(t, "load_report")}
     if loaded:  # tasks reading released files: per-file accounting of every line, printed and in results.json
         meta["load_reports"] = {name: t.load_report for name, t in loaded.items()}
@@ -227,6 +230,8 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
         export(store, run.formats)
     except ExportError as exc:
         console.print(f"warning: {exc}")
+    for line in meta.get("mcp_failures", []):  # dead or slow MCP servers: their calls were tool errors
+        out.print(line, markup=False, highlight=False)
     failed = meta["failed"]
     cost = f" · ${meta['cost_usd']:.4f}" if meta["cost_usd"] else ""
     if meta["cost_usd"] is None and run.prices.price(spec.model) is None:

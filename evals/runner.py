@@ -32,6 +32,7 @@ from evals.records import RunSpec, SampleResult
 from evals.store import RunStore
 from tasks.base import Task
 from tasks.records import AnswerStatus, Parsed, Sample, Score
+from tools.mcp_client import close_sessions
 
 ProgressFn = Callable[[SampleResult], None]
 Watch = Callable[[], "str | None"]
@@ -280,6 +281,8 @@ async def run_all(run_id: str, spec: RunSpec, store: RunStore, work: list[tuple[
                 watcher.cancel()
     except* RunStopped as stopped:
         raise _first_leaf(stopped) from None
+    finally:
+        await close_sessions()  # the MCP sessions this run's tool calls opened (their servers exit)
     return written
 
 

@@ -13,7 +13,8 @@ from agents.models import UnknownProviderError, parse_model
 from agents.protocol import Asked, GenerationProtocol, ProtocolError
 from agents.providers import PROVIDERS
 from agents.secrets import MASK
-from evals.conditions import UnknownConditionError, get_condition, split_conditions
+from evals.conditions import ToolsCondition, UnknownConditionError, get_condition, split_conditions
+from evals.mcp import register_stored, spec_entries
 from evals.options import RunConfig, RunSettings, UsageError, flags_of, names_with
 from evals.pricing import PriceTable
 from evals.records import RunSpec
@@ -212,7 +213,9 @@ def make_spec(cfg: RunConfig) -> RunSpec:
         raise UsageError(str(exc)) from None
     stored = cfg.model_dump(include=set(RunSettings.model_fields) - {"dataset"})
     generation = resolve_generation(cfg, list(limits), conditions)
-    return RunSpec(
+    used = [s for c in map(get_condition, conditions) if isinstance(c, ToolsCondition) for n in limits
+            for s in c.toolsets_for(get_task(n))]
+    return RunSpec(mcp=spec_entries(used),
         **stored, tasks=list(limits), task_limits=limits, conditions=conditions, size=size,
         max_connections=cfg.max_connections or provider.default_connections, generation=generation,
         cache=cfg.cache if cfg.cache is not None else all(p.temperature == 0 for p in generation.values()),
@@ -239,6 +242,7 @@ def resumed_spec(stored: RunSpec, cfg: RunConfig) -> RunSpec:
     """The stored spec with the operational options given in this call; an identity option given with a
     different value is a usage error."""
     given = cfg.model_fields_set
+    register_stored(stored)
     for name in names_with("identity"):
         if name in given and _as_stored(name, getattr(cfg, name)) != getattr(stored, name):
             raise UsageError(f"{flags_of(name)[-1]} differs from the run being resumed ({getattr(stored, name)!r}); "

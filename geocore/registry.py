@@ -81,6 +81,10 @@ class Registry(Generic[T]):
             raise ValueError(f"{self.kind} {name!r} is registered twice")
         self._entries[name] = obj
 
+    def remove(self, name: str) -> None:
+        """Forget ``name`` (an entry made at run time, such as an MCP server's tool set, that is configured anew)."""
+        self._entries.pop(name, None)
+
     def _load(self) -> None:
         if self._loaded:
             return

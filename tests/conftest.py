@@ -26,6 +26,9 @@ TIERS: dict[str, str] = {
     "tests/test_types.py": "slow",
     "tests/evals/test_api_notebook.py": "slow",  # starts a Jupyter kernel
     "tests/tasks/test_answer_corpus.py::test_whole_corpus_meets_the_targets_in_every_cell": "slow",
+    "tests/evals/test_mcp_runs.py": "slow",  # real MCP server processes, started twice per run
+    "tests/tools/test_mcp_server.py": "slow",
+    "tests/evals/test_readme_mcp_inspect.py": "slow",
 }
 
 
