@@ -62,10 +62,9 @@ def test_dry_run_prints_the_estimate_and_writes_nothing(tmp_path: Path, capsys: 
 
 def test_dry_run_without_a_price_says_unknown_and_several_models_are_listed(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    other = f"scripted/{__name__}:answer_again"
-    globals()["answer_again"] = answer
-    assert main(["--model", f"{MODEL},{other}", "--tasks", TASK, "--limit", "2", "--output", str(tmp_path / "p"),
-                 "--dry-run"]) == 0
+    other = "openai-compatible/unpriced"  # scripted models are free (built-in price table); this one has no price
+    assert main(["--model", f"{MODEL},{other}", "--base-url", "http://127.0.0.1:9/v1", "--tasks", TASK, "--limit",
+                 "2", "--output", str(tmp_path / "p"), "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "price unknown" in out and "estimated cost at most: unknown" in out
     assert MODEL in out and other in out
@@ -73,8 +72,8 @@ def test_dry_run_without_a_price_says_unknown_and_several_models_are_listed(
 
 
 def test_max_cost_needs_a_known_price(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--model", MODEL, "--tasks", TASK, "--limit", "2", "--max-cost", "1", "--output",
-                 str(tmp_path / "run")]) == 2
+    assert main(["--model", "openai-compatible/unpriced", "--base-url", "http://127.0.0.1:9/v1", "--tasks", TASK,
+                 "--limit", "2", "--max-cost", "1", "--output", str(tmp_path / "run")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: --max-cost needs the price of") and "--prices" in err and "\n" not in err
     assert not (tmp_path / "run").exists()
