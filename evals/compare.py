@@ -132,7 +132,8 @@ def _main(argv: list[str] | None = None) -> int:
     with run.store:
         if todo:
             try:
-                answer(run, conditions, todo, executor, console, tool_call_parser=cfg.tool_call_parser)
+                answer(run, conditions, todo, executor, console, tool_call_parser=cfg.tool_call_parser,
+                       local_slots=cfg.local_slots)
             except RunFailed as exc:
                 return fail(str(exc), exc.code) if str(exc) else exc.code
         failed = report(run, time.time() - t0, out, console, compare_paper=bool(cfg.compare_paper))

@@ -52,9 +52,9 @@ class RunFailed(Exception):
 
 
 def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, console: Console, *,
-           tool_call_parser: str | None = None) -> None:
-    """Serve the model (if its provider has a server), then answer the ``todo`` missing items; raises
-    :class:`RunFailed`."""
+           tool_call_parser: str | None = None, local_slots: int | None = None) -> None:
+    """Serve the model (if its provider has a server; the embedded one with ``local_slots`` slots, default one per
+    connection), then answer the ``todo`` missing items; raises :class:`RunFailed`."""
     spec = run.spec
     model = parse_model(spec.model)
     provider = PROVIDERS.get(model.provider)
@@ -69,7 +69,8 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
         try:
             served = stack.enter_context(provider.serve(model.name, spec.base_url, log_path=Path(run.run_dir) /
                                                         "server.log", tool_call_parser=tool_call_parser,
-                                                        say=console.print))
+                                                        say=console.print,
+                                                        slots=local_slots or spec.max_connections))
         except ValueError as exc:  # e.g. no tool-call parser known for the model
             raise RunFailed(str(exc), EXIT_USAGE) from None
         except ServerUnavailable as exc:
