@@ -82,11 +82,14 @@ CPUINFO_FLAG = {"SSE3": "pni", "AVX512": "avx512f", "AVX512_VBMI": "avx512vbmi"}
 DEFAULT_CTX_PER_SLOT = 16384
 
 
+MAX_AUTO_SLOTS = 8  # slots taken from --max-connections at most (each holds its context's KV cache)
+
+
 def default_slots(cores: int | None = None) -> int:
-    """Parallel slots for a machine with ``cores`` cores: 4 on 2 cores (measured best there: 1.7× the throughput
-    of one slot, 8 slots no better; benchmarks/README.md), two per core from 2 up to 8 elsewhere (not measured)."""
+    """Parallel slots for a machine with ``cores`` cores: 4 on 2 cores (measured best there; benchmarks/README.md,
+    benchmark 4), two per core from 2 up to :data:`MAX_AUTO_SLOTS` elsewhere (not measured)."""
     cores = cores or os.cpu_count() or 1
-    return max(2, min(8, 2 * cores))
+    return max(2, min(MAX_AUTO_SLOTS, 2 * cores))
 
 
 def default_threads(cores: int | None = None) -> int:

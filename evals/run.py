@@ -20,6 +20,7 @@ from rich.progress import (
 )
 
 from agents.call_cache import CallCache
+from agents.local_model import MAX_AUTO_SLOTS
 from agents.models import parse_model
 from agents.providers import PROVIDERS, ServerUnavailable
 from agents.secrets import redact
@@ -54,7 +55,7 @@ class RunFailed(Exception):
 def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, console: Console, *,
            tool_call_parser: str | None = None, local_slots: int | None = None) -> None:
     """Serve the model (if its provider has a server; the embedded one with ``local_slots`` slots, default one per
-    connection), then answer the ``todo`` missing items; raises :class:`RunFailed`."""
+    connection up to ``MAX_AUTO_SLOTS``), then answer the ``todo`` missing items; raises :class:`RunFailed`."""
     spec = run.spec
     model = parse_model(spec.model)
     provider = PROVIDERS.get(model.provider)
@@ -70,7 +71,8 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
             served = stack.enter_context(provider.serve(model.name, spec.base_url, log_path=Path(run.run_dir) /
                                                         "server.log", tool_call_parser=tool_call_parser,
                                                         say=console.print,
-                                                        slots=local_slots or spec.max_connections))
+                                                        slots=local_slots or min(spec.max_connections,
+                                                                                 MAX_AUTO_SLOTS)))
         except ValueError as exc:  # e.g. no tool-call parser known for the model
             raise RunFailed(str(exc), EXIT_USAGE) from None
         except ServerUnavailable as exc:
