@@ -154,3 +154,18 @@ def test_the_reinstall_command_names_the_pinned_runtime() -> None:
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     assert RUNTIME_PIN in pyproject["project"]["optional-dependencies"]["local"]
     assert f'"{RUNTIME_PIN}"' in REINSTALL_COMMAND
+
+
+def test_local_slots_set_the_default_connections_and_only_for_local_models() -> None:
+    from agents.local_model import default_slots
+    from evals.options import RunConfig, UsageError
+    from evals.specs import make_spec
+
+    tasks = "gpsbench.distance"
+    assert make_spec(RunConfig(tasks=tasks)).max_connections == default_slots()
+    assert make_spec(RunConfig(tasks=tasks, local_slots=3)).max_connections == 3
+    assert make_spec(RunConfig(tasks=tasks, local_slots=3, max_connections=6)).max_connections == 6
+    with pytest.raises(UsageError, match="--local-slots applies to local/ models only"):
+        make_spec(RunConfig(tasks=tasks, model="openai/gpt-4o-mini", local_slots=2))
+    with pytest.raises(UsageError, match="--local-slots must be >= 1"):
+        make_spec(RunConfig(tasks=tasks, local_slots=0))
