@@ -55,8 +55,9 @@ def test_server_starts_serves_and_stops() -> None:
 
 def test_compare_runs_both_conditions_on_the_embedded_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run_dir = tmp_path / "run"
+    # a shared, busy 2-core machine can take minutes per call: the default 300 s per attempt would fail them
     rc = main(["--tasks", "gpsbench.distance", "--limit", "2", "--max-tokens", "160", "--output", str(run_dir),
-               "--no-cache"])
+               "--no-cache", "--call-timeout", "3600"])
     assert rc == 0
     out = capsys.readouterr().out
     assert "gpsbench.distance" in out and "intrinsic acc" in out and "gap tools" in out
@@ -149,7 +150,7 @@ def test_tools_required_runs_against_an_openai_compatible_server(server: LocalMo
     run_dir = tmp_path / "run"
     rc = main(["--model", "openai-compatible/qwen2.5-coder-1.5b", "--base-url", server.base_url,
                "--condition", "tools-required", "--tasks", "gpsbench.distance", "--limit", "1",
-               "--max-tokens", "160", "--output", str(run_dir), "--no-cache"])
+               "--max-tokens", "160", "--output", str(run_dir), "--no-cache", "--call-timeout", "3600"])
     assert rc == 0, capsys.readouterr()
     [result] = list(RunStore(run_dir).results())
     assert result.condition == "tools-required" and result.status == "ok"
