@@ -6,8 +6,8 @@ The key is the SHA-256 of a canonical JSON document holding
 - ``model``: the identity of the model the caller was given and of what actually answers: the
   ``provider/name`` string, the generation settings sent with every call (temperature, max_tokens, seed, ...)
   and what is served. For ``local/`` that is the sha256 of the GGUF file (verified when the server starts), the
-  llama-cpp-python version and the chat handler's hash; for a server reached by URL it is what the server says it
-  serves (its ``/v1/models`` entry, ``Server`` header and ``/version``, see :func:`agents.models.probe_served`),
+  runtime (xllamacpp and its version) and the chat handler's hash; for a server reached by URL it is what the
+  server says it serves (its ``/v1/models`` entry, ``Server`` header and ``/version``, see :func:`agents.models.probe_served`),
   so another model behind the same URL never gets old answers. A server that cannot tell gets no cache;
 - ``messages``: every message sent, with role, text, tool calls (name, arguments, id), tool-call ids, tool
   names and statuses;

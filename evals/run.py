@@ -20,6 +20,7 @@ from rich.progress import (
 )
 
 from agents.call_cache import CallCache
+from agents.local_model import MAX_AUTO_SLOTS
 from agents.models import UnknownProviderError, parse_model
 from agents.providers import PROVIDERS, ServerUnavailable
 from agents.secrets import redact
@@ -65,9 +66,10 @@ class RunFailed(Exception):
 
 def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, console: Console, *,
            tool_call_parser: str | None = None, serve_args: list[str] | None = None,
-           max_cost: float | None = None) -> None:
-    """Serve the model (if its provider has a server), then answer the ``todo`` missing items, stopping when the
-    spend reaches ``max_cost`` (USD); raises :class:`RunFailed`."""
+           max_cost: float | None = None, local_slots: int | None = None) -> None:
+    """Serve the model (if its provider has a server; the embedded one with ``local_slots`` slots, default one per
+    connection up to ``MAX_AUTO_SLOTS``), then answer the ``todo`` missing items, stopping when the spend reaches
+    ``max_cost`` (USD); raises :class:`RunFailed`."""
     spec = run.spec
     try:
         model = parse_model(spec.model)
@@ -94,7 +96,9 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
         try:
             served = stack.enter_context(provider.serve(model.name, spec.base_url, log_path=Path(run.run_dir) /
                                                         "server.log", tool_call_parser=tool_call_parser,
-                                                        say=console.print, serve_args=serve_args or ()))
+                                                        say=console.print, serve_args=serve_args or (),
+                                                        slots=local_slots or min(spec.max_connections,
+                                                                                 MAX_AUTO_SLOTS)))
         except ValueError as exc:  # e.g. no tool-call parser known for the model
             raise RunFailed(str(exc), EXIT_USAGE) from None
         except ServerUnavailable as exc:

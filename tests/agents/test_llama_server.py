@@ -55,14 +55,16 @@ def test_a_call_written_as_bare_json_is_rendered_once_in_the_history() -> None:
     assert prompt.count('"lat1": 1') == 1 and "[assistant]FINAL ANSWER: 5 km<call>" in prompt
 
 
-# --- portability of the llama.cpp build (agents.local_model.check_build) ---
+# --- portability of the llama.cpp runtime (agents.local_model.check_build) ---
 
+# what xllamacpp 2026.10.11549's Linux CPU wheel reports (xllamacpp.get_system_info())
 PORTABLE_INFO = ("CPU : SSE3 = 1 | SSSE3 = 1 | AVX = 1 | AVX2 = 1 | F16C = 1 | FMA = 1 | BMI2 = 1 | LLAMAFILE = 1 | "
                  "OPENMP = 1 | REPACK = 1 | ")
 NATIVE_INFO = ("CPU : SSE3 = 1 | SSSE3 = 1 | AVX = 1 | AVX_VNNI = 0 | AVX2 = 1 | F16C = 1 | FMA = 1 | BMI2 = 1 | "
                "AVX512 = 1 | AVX512_VBMI = 1 | AVX512_VNNI = 1 | AVX512_BF16 = 1 | AMX_INT8 = 1 | LLAMAFILE = 1 | ")
-CPU_AVX2 = "processor\t: 0\nflags\t\t: fpu sse3 ssse3 avx avx2 fma f16c bmi2\n"
+CPU_AVX2 = "processor\t: 0\nflags\t\t: fpu pni ssse3 avx avx2 fma f16c bmi2\n"
 CPU_AMX = CPU_AVX2.rstrip("\n") + " avx512f avx512vbmi avx512_vnni avx512_bf16 amx_int8 amx_tile\n"
+CPU_AVX_ONLY = "processor\t: 0\nflags\t\t: fpu pni ssse3 avx\n"  # Sandy Bridge: no AVX2, FMA, F16C, BMI2
 
 
 def test_compiled_features_read_only_those_set_to_one() -> None:
@@ -86,6 +88,16 @@ def test_build_verdict_refuses_missing_instructions_and_warns_beyond_avx2() -> N
     assert build_verdict(NATIVE_INFO, None)[1] is not None  # unknown CPU: warn, never refuse blindly
 
 
+def test_a_cpu_without_avx2_is_refused_with_no_reinstall_advice() -> None:
+    """The portable wheel itself needs AVX2, FMA, F16C and BMI2: on an older CPU no reinstall helps."""
+    from agents.local_model import REINSTALL_COMMAND, build_verdict
+
+    refusal, warning = build_verdict(PORTABLE_INFO, CPU_AVX_ONLY)
+    assert warning is None and refusal is not None
+    assert refusal.startswith("this CPU lacks AVX2, BMI2, F16C, FMA, which the installed xllamacpp needs")
+    assert REINSTALL_COMMAND not in refusal
+
+
 def test_check_build_raises_a_one_line_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
     import agents.local_model as lm
 
@@ -97,17 +109,18 @@ def test_check_build_raises_a_one_line_refusal(monkeypatch: pytest.MonkeyPatch) 
     assert issubclass(lm.NonPortableBuild, lm.LocalModelUnavailable)  # evals.compare: one line, exit code 1
 
 
-def test_the_installed_llama_cpp_build_is_portable() -> None:
-    """CI proves the README's CMAKE_ARGS: the installed build has no AVX-512 or AMX compiled in."""
-    pytest.importorskip("llama_cpp")
-    from agents.local_model import beyond_avx2, compiled_features, llama_system_info
+def test_the_installed_runtime_is_portable_and_runs_here() -> None:
+    """CI proves the pinned wheel: no AVX-512 or AMX compiled in, and this machine passes the check."""
+    pytest.importorskip("xllamacpp")
+    from agents.local_model import beyond_avx2, check_build, compiled_features, runtime_system_info
 
-    info = llama_system_info()
+    info = runtime_system_info()
     features = compiled_features(info)
     if "AVX2" not in features and "NEON" in features:
-        pytest.skip("an ARM build: the x86 portability flags do not apply")
+        pytest.skip("an ARM build: the x86 portability check does not apply")
     assert "AVX2" in features and "FMA" in features, info
-    assert beyond_avx2(features) == set(), f"llama-cpp-python was built non-portably: {info}"
+    assert beyond_avx2(features) == set(), f"xllamacpp was built non-portably: {info}"
+    assert check_build(info) is None
 
 
 def test_sigill_is_named_with_the_reinstall_command() -> None:
@@ -121,3 +134,38 @@ def test_sigill_is_named_with_the_reinstall_command() -> None:
     assert server.describe_exit(-signal.SIGKILL) == "local model server was killed by SIGKILL"
     assert server.describe_exit(3) == "local model server exited with code 3"
     assert server.exit_cause() is None  # never started: nothing died
+
+
+def test_slots_and_threads_follow_the_cores() -> None:
+    from agents.local_model import LocalModelServer, default_slots, default_threads
+
+    assert [default_slots(c) for c in (1, 2, 3, 4, 16)] == [2, 4, 6, 8, 8]
+    assert [default_threads(c) for c in (1, 2, 3, 4, 16)] == [1, 1, 1, 2, 8]
+    server = LocalModelServer(slots=3, threads=2)
+    assert (server.slots, server.threads, server.ctx_per_slot) == (3, 2, 16384)
+
+
+def test_the_reinstall_command_names_the_pinned_runtime() -> None:
+    import tomllib
+    from pathlib import Path
+
+    from agents.local_model import REINSTALL_COMMAND, RUNTIME_PIN
+
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert RUNTIME_PIN in pyproject["project"]["optional-dependencies"]["local"]
+    assert f'"{RUNTIME_PIN}"' in REINSTALL_COMMAND
+
+
+def test_local_slots_set_the_default_connections_and_only_for_local_models() -> None:
+    from agents.local_model import default_slots
+    from evals.options import RunConfig, UsageError
+    from evals.specs import make_spec
+
+    tasks = "gpsbench.distance"
+    assert make_spec(RunConfig(tasks=tasks)).max_connections == default_slots()
+    assert make_spec(RunConfig(tasks=tasks, local_slots=3)).max_connections == 3
+    assert make_spec(RunConfig(tasks=tasks, local_slots=3, max_connections=6)).max_connections == 6
+    with pytest.raises(UsageError, match="--local-slots applies to local/ models only"):
+        make_spec(RunConfig(tasks=tasks, model="openai/gpt-4o-mini", local_slots=2))
+    with pytest.raises(UsageError, match="--local-slots must be >= 1"):
+        make_spec(RunConfig(tasks=tasks, local_slots=0))

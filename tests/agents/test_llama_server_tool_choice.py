@@ -1,29 +1,80 @@
-"""The embedded server's handler without a model: which tool_choice forces a call, the grammar of that call, the
-prompt tokens llama.cpp reuses, and the reply the handler builds from them (a fake Llama)."""
+"""The embedded server's chat handler and HTTP endpoint without a model: which tool_choice forces a call, the
+grammar of that call, and the replies built from llama.cpp's text completion — through the real OpenAI client
+(LangChain's ChatOpenAI) against the endpoint on loopback, with llama.cpp's replies replayed from a recording
+(``data/xllamacpp_completions.json``: xllamacpp 2026.10.11549, Qwen2.5-Coder-1.5B Q4_K_M)."""
 
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
+import httpx
+import openai
 import pytest
+from langchain_core.messages import HumanMessage
 
-pytest.importorskip("llama_cpp")
 pytest.importorskip("jinja2")
 
 from agents.llama_server import (  # noqa: E402
-    forced_call_grammar,
+    STOPS,
+    call_schema,
     forced_tools,
     make_handler,
-    reused_prompt_tokens,
 )
+from agents.messages import usage  # noqa: E402
+from agents.models import GenerationSettings, create_chat_model  # noqa: E402
+from tests.loopback import LoopbackServer  # noqa: E402
 
-DISTANCE: dict[str, Any] = {"type": "function", "function": {"name": "distance_km", "description": "d", "parameters": {
-    "type": "object", "properties": {"lat1": {"type": "number"}, "lon1": {"type": "number"}},
-    "required": ["lat1", "lon1"]}}}
-LOOKUP: dict[str, Any] = {"type": "function", "function": {"name": "lookup_city", "parameters": {
-    "type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}}
-TEMPLATE = "{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}<assistant>"
+RECORDED = json.loads((Path(__file__).parent / "data" / "xllamacpp_completions.json").read_text())
+TEMPLATE: str = RECORDED["template"]
+FORCED, FORCED_AGAIN, AUTO, TOO_LONG = RECORDED["exchanges"]
+DISTANCE: dict[str, Any] = {"type": "function", "function": {
+    "name": "distance_km", "description": "Great-circle distance in km", "parameters": {
+        "type": "object", "properties": {"lat1": {"type": "number"}, "lon1": {"type": "number"},
+                                         "lat2": {"type": "number"}, "lon2": {"type": "number"}},
+        "required": ["lat1", "lon1", "lat2", "lon2"]}}}
+LOOKUP: dict[str, Any] = {"type": "function", "function": {
+    "name": "lookup_city", "description": "Coordinates of a city", "parameters": {
+        "type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}}
+COMPARED = ("prompt", "grammar", "stop", "max_tokens", "cache_prompt")
+
+
+class Replay:
+    """Stands in for ``xllamacpp.Server.handle_completions``: each request must be the recorded one (the fields
+    that decide the completion); the recorded reply comes back."""
+
+    def __init__(self, *exchanges: dict[str, Any]) -> None:
+        self.exchanges = list(exchanges)
+        self.requests: list[dict[str, Any]] = []
+
+    def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.requests.append(request)
+        exchange = self.exchanges.pop(0)
+        assert {k: request.get(k) for k in COMPARED} == {k: exchange["request"].get(k) for k in COMPARED}
+        return dict(exchange["reply"])
+
+
+@pytest.fixture
+def serve() -> Iterator[Any]:
+    servers: list[LoopbackServer] = []
+
+    def start(complete: Any) -> str:
+        server = LoopbackServer(make_handler(TEMPLATE, complete, "xllamacpp test")).__enter__()
+        servers.append(server)
+        return server.url
+
+    yield start
+    for server in servers:
+        server.__exit__()
+
+
+def chat(url: str, max_tokens: int) -> Any:
+    return create_chat_model("local/qwen2.5-coder-1.5b", base_url=url, max_retries=0,
+                             settings=GenerationSettings(max_tokens=max_tokens))
 
 
 @pytest.mark.parametrize(("choice", "names"), [
@@ -41,83 +92,110 @@ def test_forced_tools_without_tools_or_with_an_unknown_name() -> None:
         forced_tools([DISTANCE], {"type": "function", "function": {"name": "nope"}})
 
 
-def test_grammar_is_the_tool_call_tag_then_one_call_object() -> None:
+def test_the_call_schema_names_one_offered_tool_with_only_its_parameters() -> None:
+    schema = call_schema([DISTANCE["function"], LOOKUP["function"]])
+    first, second = schema["oneOf"]
+    assert first["properties"]["name"] == {"const": "distance_km"} and second["properties"]["name"] == {
+        "const": "lookup_city"}
+    assert first["required"] == ["name", "arguments"] and first["additionalProperties"] is False
+    arguments = second["properties"]["arguments"]
+    assert arguments["required"] == ["name"] and arguments["additionalProperties"] is False
+    assert call_schema([{"name": "now"}])["properties"]["arguments"] == {
+        "type": "object", "properties": {}, "additionalProperties": False}
+
+
+def test_each_tools_definitions_are_kept_apart() -> None:
+    point = {"type": "object", "properties": {"lat": {"type": "number"}}}
+    a = {"name": "a", "parameters": {"type": "object", "properties": {"p": {"$ref": "#/$defs/Point"}},
+                                     "$defs": {"Point": point}}}
+    b = {"name": "b", "parameters": {"type": "object", "properties": {"p": {"$ref": "#/definitions/Point"}},
+                                     "definitions": {"Point": {"type": "string"}}}}
+    schema = call_schema([a, b])
+    assert schema["$defs"] == {"f0-Point": {**point, "additionalProperties": False},
+                               "f1-Point": {"type": "string"}}
+    refs = [c["properties"]["arguments"]["properties"]["p"]["$ref"] for c in schema["oneOf"]]
+    assert refs == ["#/$defs/f0-Point", "#/$defs/f1-Point"]
+
+
+def test_the_grammar_is_the_tool_call_tag_then_the_call_object() -> None:
+    pytest.importorskip("xllamacpp")
+    from agents.llama_server import forced_call_grammar
+
     grammar = forced_call_grammar([DISTANCE["function"], LOOKUP["function"]])
-    rules = dict(line.split(" ::= ", 1) for line in grammar.splitlines())
-    assert rules["root"] == '"<tool_call>\\n" call'
-    assert rules["call"] == "call-0 | call-1"
-    assert rules["call-0"] == '"{" space call-0-name-kv "," space call-0-arguments-kv "}" space'
-    assert rules["call-0-name"] == r'"\"distance_km\""' and rules["call-1-name"] == r'"\"lookup_city\""'
-    assert rules["call-0-arguments"] == ('"{" space call-0-arguments-lat1-kv "," space call-0-arguments-lon1-kv '
-                                         '"}" space')
-    assert rules["call-0-arguments-lat1-kv"] == r'"\"lat1\"" space ":" space number'
-    assert rules["call-1-arguments-name-kv"] == r'"\"name\"" space ":" space string'
-    assert rules["space"] == '" "?'  # no newlines inside the call
-
-def test_grammar_of_a_tool_without_parameters_takes_an_empty_object() -> None:
-    rules = dict(line.split(" ::= ", 1) for line in forced_call_grammar([{"name": "now"}]).splitlines())
-    assert rules["call"] == '"{" space call-name-kv "," space call-arguments-kv "}" space'
-    assert rules["call-arguments"] == '"{" space  "}" space'
+    header, start, call = grammar.splitlines()
+    assert header == "%llguidance {}" and start == 'start: "<tool_call>\\n" call'
+    assert call.startswith("call: %json ")
+    assert json.loads(call.removeprefix("call: %json ")) == call_schema([DISTANCE["function"], LOOKUP["function"]])
+    assert FORCED["request"]["grammar"] == forced_call_grammar([LOOKUP["function"]])  # what the model obeyed
 
 
-@pytest.mark.parametrize(("held", "prompt", "live", "reused"), [
-    ([], [1, 2, 3], True, 0),  # nothing evaluated yet
-    ([1, 2, 3, 9], [1, 2, 3, 4, 5], True, 3),  # a common prefix, then the prompts differ
-    ([7, 2, 3], [1, 2, 3], True, 0),
-    ([1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 4, 5], True, 4),  # the last prompt and its reply: one token read again
-    ([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], True, 5),  # exactly this prompt, its logits live: nothing read
-    ([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], False, 4),
-    ([1, 2], [1], True, 0),
-])
-def test_reused_prompt_tokens(held: list[int], prompt: list[int], live: bool, reused: int) -> None:
-    assert reused_prompt_tokens(held, prompt, logits_live=live) == reused
+def test_a_forced_call_through_the_openai_client(serve: Any) -> None:
+    replay = Replay(FORCED, FORCED_AGAIN)
+    model = chat(serve(replay), 40).bind_tools([DISTANCE, LOOKUP], tool_choice={
+        "type": "function", "function": {"name": "lookup_city"}})
+    question = [HumanMessage("How far is Oslo from Paris?")]
+    first, second = model.invoke(question), model.invoke(question)
+    for reply in (first, second):
+        assert [(c["name"], c["args"]) for c in reply.tool_calls] == [("lookup_city", {"name": "Oslo"})]
+        assert reply.content == FORCED["reply"]["choices"][0]["text"]  # the raw text is kept
+        assert reply.response_metadata["finish_reason"] == "tool_calls"
+    assert usage(first) == (268, 20, 0) and usage(second) == (268, 20, 267)  # llama.cpp's reused prompt tokens
+    assert replay.requests[0]["stop"] == STOPS and replay.requests[0]["temperature"] == 0.0
 
 
-class FakeInputIds(list[int]):
-    def tolist(self) -> list[int]:
-        return list(self)
+def test_an_unforced_reply_is_free_text(serve: Any) -> None:
+    replay = Replay(AUTO)
+    model = chat(serve(replay), 12).bind_tools([DISTANCE], tool_choice="auto")
+    reply = model.invoke([HumanMessage("What is 2 + 3? Reply as FINAL ANSWER: <number>.")])
+    assert reply.content == "FINAL ANSWER: 5" and reply.tool_calls == []
+    assert "grammar" not in replay.requests[0] and usage(reply) == (223, 7, 154)
+    assert replay.requests[0]["max_tokens"] == 12  # max_tokens honoured
 
 
-class FakeLlama:
-    """Tokenizes one token per character; remembers the last prompt like Llama's ``_input_ids``."""
-
-    def __init__(self, reply: str, held: str = "") -> None:
-        self.reply = reply
-        self._input_ids = FakeInputIds(ord(c) for c in held)
-        self._requires_eval = False
-        self.calls: list[dict[str, Any]] = []
-
-    def tokenize(self, text: bytes, add_bos: bool = True, special: bool = False) -> list[int]:
-        assert add_bos and special
-        return [ord(c) for c in text.decode()]
-
-    def create_completion(self, **kw: Any) -> dict[str, Any]:
-        self.calls.append(kw)
-        n = len(kw["prompt"])
-        return {"choices": [{"text": self.reply, "finish_reason": "stop"}], "model": "m",
-                "usage": {"prompt_tokens": n, "completion_tokens": 4, "total_tokens": n + 4}}
+def test_llama_cpp_refusals_reach_the_client_as_failed_calls(serve: Any) -> None:
+    url = serve(Replay(TOO_LONG))
+    with pytest.raises(openai.BadRequestError, match="exceeds the available context size"):
+        chat(url, 5).invoke([HumanMessage("word " * 1100)])
+    with httpx.Client() as client:
+        streamed = client.post(f"{url}/chat/completions", json={"messages": [{"role": "user", "content": "x"}],
+                                                                "stream": True})
+        assert streamed.status_code == 400 and "streaming is not supported" in streamed.json()["error"]["message"]
+        unknown = client.post(f"{url}/chat/completions", json={
+            "messages": [{"role": "user", "content": "x"}], "tools": [DISTANCE],
+            "tool_choice": {"type": "function", "function": {"name": "nope"}}})
+        assert unknown.status_code == 400 and "not among the tools offered" in unknown.json()["error"]["message"]
+        assert client.post(f"{url}/chat/completions", content=b"{").status_code == 400
+        assert client.get(f"{url}/nowhere").status_code == 404
 
 
-def test_handler_forces_a_call_and_reports_cached_tokens() -> None:
-    call = '<tool_call>\n{"name": "lookup_city", "arguments": {"name": "Oslo"}}'
-    llama = FakeLlama(call, held="<user>hi<assistant>X")
-    handler = make_handler(TEMPLATE)
-    out = handler(llama=llama, messages=[{"role": "user", "content": "hi there"}], tools=[DISTANCE, LOOKUP],
-                  tool_choice={"type": "function", "function": {"name": "lookup_city"}})
-    grammar = llama.calls[0]["grammar"]._grammar
-    assert '"\\"lookup_city\\""' in grammar and "distance_km" not in grammar
-    assert llama.calls[0]["prompt"] == [ord(c) for c in "<user>hi there<assistant>"]
-    message = out["choices"][0]["message"]
-    assert out["choices"][0]["finish_reason"] == "tool_calls"
-    assert message["tool_calls"][0]["function"] == {"name": "lookup_city", "arguments": '{"name": "Oslo"}'}
-    assert out["usage"] == {"prompt_tokens": 25, "completion_tokens": 4, "total_tokens": 29,
-                            "prompt_tokens_details": {"cached_tokens": 8}}  # "<user>hi" is held
+def test_models_and_text_completions(serve: Any) -> None:
+    def complete(request: dict[str, Any]) -> dict[str, Any]:
+        return TOO_LONG["reply"] if request["prompt"] == "long" else AUTO["reply"]
+
+    url = serve(complete)
+    with httpx.Client() as client:
+        models = client.get(f"{url}/models")
+        assert models.json()["data"][0]["id"] == "local"
+        assert models.headers["server"].startswith("geogap-llama (xllamacpp test)")
+        assert client.post(f"{url}/completions", json={"prompt": "p"}).json() == AUTO["reply"]
+        assert client.post(f"{url}/completions", json={"prompt": "long"}).status_code == 400
 
 
-def test_handler_leaves_auto_unconstrained() -> None:
-    llama = FakeLlama("FINAL ANSWER: 3")
-    out = make_handler(TEMPLATE)(llama=llama, messages=[{"role": "user", "content": "q"}], tools=[DISTANCE],
-                                 tool_choice="auto")
-    assert llama.calls[0]["grammar"] is None and "tool_calls" not in out["choices"][0]["message"]
-    assert out["usage"]["prompt_tokens_details"] == {"cached_tokens": 0}
-    json.dumps(out)
+def test_requests_are_answered_concurrently(serve: Any) -> None:
+    """Each connection gets its own thread: two requests are in the engine at once (the engine's slots then run
+    them in one batch). A server that answered one at a time would leave the barrier waiting and fail both."""
+    barrier = threading.Barrier(2, timeout=60)
+
+    def complete(request: dict[str, Any]) -> dict[str, Any]:
+        barrier.wait()
+        return AUTO["reply"]
+
+    url = serve(complete)
+
+    def ask(i: int) -> int:
+        with httpx.Client(timeout=120) as client:
+            body = {"messages": [{"role": "user", "content": f"q{i}"}], "max_tokens": 4}
+            return client.post(f"{url}/chat/completions", json=body).status_code
+
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(ask, range(2))) == [200, 200]

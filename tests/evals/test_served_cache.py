@@ -93,12 +93,12 @@ def test_a_server_that_cannot_say_what_it_serves_gets_no_cache(tmp_path: Path, m
 
 def test_local_identity_names_the_gguf_and_the_runtime() -> None:
     local = PROVIDERS.get("local")
-    versions = {"llama-cpp-python": "0.3.36"}
+    versions = {"xllamacpp": "2026.10.11549"}
     ident, why_not = local.identity("qwen2.5-coder-1.5b", Served("http://127.0.0.1:5555/v1"), api_key_env=None,
                                     versions=versions)
     assert why_not is None and ident is not None
     assert ident["gguf_sha256"] == "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
-    assert ident["llama_cpp"] == "0.3.36" and "endpoint" not in ident  # the port changes every run
+    assert ident["runtime"] == "xllamacpp 2026.10.11549" and "endpoint" not in ident  # the port changes every run
     other, _ = local.identity("qwen2.5-0.5b", Served(None), api_key_env=None, versions=versions)
     assert other is not None and other["gguf_sha256"] != ident["gguf_sha256"]
 
