@@ -6,6 +6,11 @@ built-in modules are imported lazily, on the first lookup. Plug-ins are installe
 the single group ``geogap``, whose value is a module (or ``module:object``): loading it runs its ``register``
 decorators, whichever registries they fill. A plug-in that fails to load is named in one line (see
 :meth:`Registry.errors`) by every registry, the same way, instead of a traceback.
+
+Order does not matter: anything but a built-in module registering into a registry first makes that registry
+import its built-ins, so a built-in always holds its own name. A name taken twice (a plug-in's tool set called ``geodesy``, two
+plug-ins with one task name) is refused with one line naming both sides (:class:`NameClash`); for a plug-in that
+line is its load error, and the first holder keeps the name.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ ENTRY_POINT_GROUP = "geogap"
 
 _plugins_loaded = False
 _plugin_errors: list[str] = []
+_loading: list[EntryPoint] = []  # the plug-in whose module is being imported (innermost last)
 
 
 class UnknownNameError(KeyError):
@@ -30,9 +36,29 @@ class UnknownNameError(KeyError):
         return str(self.args[0])
 
 
+class NameClash(ValueError):
+    """A name registered twice: the message names both sides."""
+
+
 def _describe(ep: EntryPoint, exc: BaseException) -> str:
     cause = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if isinstance(exc, NameClash):
+        return f"plug-in {ep.name!r} ({ep.value}) failed to load: {cause}"
     return f"plug-in {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}" + (f": {cause}" if cause else "")
+
+
+_importing: list[str] = []  # the built-in module being imported by a registry (innermost last)
+
+
+def _origin(obj: object) -> str:
+    """Who registers ``obj``: the plug-in being loaded, the built-in module being imported, else the module that
+    defines ``obj`` (or the factory it wraps)."""
+    if _loading:
+        return f"plug-in {_loading[-1].name!r} ({_loading[-1].value})"
+    if _importing:
+        return f"built-in {_importing[-1]}"
+    inner = getattr(obj, "factory", None) or getattr(obj, "__wrapped__", None) or obj
+    return str(getattr(inner, "__module__", None) or type(inner).__module__)
 
 
 def load_plugins() -> list[str]:
@@ -41,10 +67,13 @@ def load_plugins() -> list[str]:
     if not _plugins_loaded:
         _plugins_loaded = True
         for ep in entry_points(group=ENTRY_POINT_GROUP):
+            _loading.append(ep)
             try:
                 ep.load()
             except Exception as exc:  # a broken third-party package must not take the framework down
                 _plugin_errors.append(_describe(ep, exc))
+            finally:
+                _loading.pop()
     return list(_plugin_errors)
 
 
@@ -64,7 +93,9 @@ class Registry(Generic[T]):
         self.builtins = builtins
         self.error = error
         self._entries: dict[str, T] = {}
+        self._origins: dict[str, str] = {}
         self._loaded = False
+        self._builtins_loaded = False
 
     def register(self, name: str) -> Callable[[T], T]:
         """Decorator: register the decorated factory under ``name``; a second entry of one name is refused."""
@@ -76,17 +107,37 @@ class Registry(Generic[T]):
         return deco
 
     def add(self, name: str, obj: T) -> None:
-        """Register ``obj`` under ``name`` (what the decorator does)."""
+        """Register ``obj`` under ``name`` (what the decorator does); a name held by another object is a
+        :class:`NameClash` naming both sides."""
+        if not _importing:  # anything but a built-in registers: the built-ins come first, whatever the order
+            self._load_builtins()
         if name in self._entries and self._entries[name] is not obj:
-            raise ValueError(f"{self.kind} {name!r} is registered twice")
+            raise NameClash(f"{self.kind} {name!r} of {_origin(obj)} clashes with the {self.kind} {name!r} of "
+                            f"{self._origins[name]}, which keeps the name; rename one of them")
         self._entries[name] = obj
+        self._origins.setdefault(name, _origin(obj))
+
+    def _load_builtins(self) -> None:
+        if self._builtins_loaded:
+            return
+        self._builtins_loaded = True
+        outer = list(_loading)  # a built-in module imported now is no plug-in's
+        _loading.clear()
+        try:
+            for module in self.builtins:
+                _importing.append(module)
+                try:
+                    importlib.import_module(module)
+                finally:
+                    _importing.pop()
+        finally:
+            _loading.extend(outer)
 
     def _load(self) -> None:
         if self._loaded:
             return
         self._loaded = True
-        for module in self.builtins:
-            importlib.import_module(module)
+        self._load_builtins()
         load_plugins()
 
     def names(self) -> list[str]:

@@ -61,7 +61,7 @@ def test_a_variant_overrides_only_declared_attributes_of_the_same_type(overrides
 def test_a_name_registered_twice_is_refused() -> None:
     register_task("tiny.once")(type("EchoC", (Echo,), {}))
     other = type("EchoD", (Echo,), {})
-    with pytest.raises(ValueError, match="'tiny.once' is registered twice"):
+    with pytest.raises(ValueError, match="clashes with the task 'tiny.once' of "):
         register_task("tiny.once")(other)
     assert not hasattr(other, "name")
 
