@@ -7,10 +7,10 @@ the single group ``geogap``, whose value is a module (or ``module:object``): loa
 decorators, whichever registries they fill. A plug-in that fails to load is named in one line (see
 :meth:`Registry.errors`) by every registry, the same way, instead of a traceback.
 
-Order does not matter: anything but a built-in module registering into a registry first makes that registry
-import its built-ins, so a built-in always holds its own name. A name taken twice (a plug-in's tool set called ``geodesy``, two
-plug-ins with one task name) is refused with one line naming both sides (:class:`NameClash`); for a plug-in that
-line is its load error, and the first holder keeps the name.
+Order does not matter, and built-ins stay lazy: a built-in always holds its own name, taking it back from a
+plug-in that registered it first. A name taken twice (a plug-in's tool set called ``geodesy``, two plug-ins with
+one task name) is one line naming both sides (:class:`NameClash`); for a plug-in that line is its load error
+(:meth:`Registry.errors`); between plug-ins the first keeps the name.
 """
 
 from __future__ import annotations
@@ -43,22 +43,21 @@ class NameClash(ValueError):
 def _describe(ep: EntryPoint, exc: BaseException) -> str:
     cause = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     if isinstance(exc, NameClash):
-        return f"plug-in {ep.name!r} ({ep.value}) failed to load: {cause}"
-    return f"plug-in {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}" + (f": {cause}" if cause else "")
+        return f"{_plugin_label(ep)} failed to load: {cause}"
+    return f"{_plugin_label(ep)} failed to load: {type(exc).__name__}" + (f": {cause}" if cause else "")
 
 
 _importing: list[str] = []  # the built-in module being imported by a registry (innermost last)
 
 
-def _origin(obj: object) -> str:
-    """Who registers ``obj``: the plug-in being loaded, the built-in module being imported, else the module that
-    defines ``obj`` (or the factory it wraps)."""
-    if _loading:
-        return f"plug-in {_loading[-1].name!r} ({_loading[-1].value})"
-    if _importing:
-        return f"built-in {_importing[-1]}"
+def _module_of(obj: object) -> str:
+    """The module defining ``obj`` (or the factory it wraps)."""
     inner = getattr(obj, "factory", None) or getattr(obj, "__wrapped__", None) or obj
     return str(getattr(inner, "__module__", None) or type(inner).__module__)
+
+
+def _plugin_label(ep: EntryPoint) -> str:
+    return f"plug-in {ep.name!r} ({ep.value})"
 
 
 def load_plugins() -> list[str]:
@@ -68,12 +67,15 @@ def load_plugins() -> list[str]:
         _plugins_loaded = True
         for ep in entry_points(group=ENTRY_POINT_GROUP):
             _loading.append(ep)
+            outer = list(_importing)  # a plug-in loaded while a built-in module is imported is still a plug-in
+            _importing.clear()
             try:
                 ep.load()
             except Exception as exc:  # a broken third-party package must not take the framework down
                 _plugin_errors.append(_describe(ep, exc))
             finally:
                 _loading.pop()
+                _importing.extend(outer)
     return list(_plugin_errors)
 
 
@@ -93,9 +95,8 @@ class Registry(Generic[T]):
         self.builtins = builtins
         self.error = error
         self._entries: dict[str, T] = {}
-        self._origins: dict[str, str] = {}
+        self._origins: dict[str, tuple[str, bool, EntryPoint | None]] = {}  # who registered it, built-in, plug-in
         self._loaded = False
-        self._builtins_loaded = False
 
     def register(self, name: str) -> Callable[[T], T]:
         """Decorator: register the decorated factory under ``name``; a second entry of one name is refused."""
@@ -107,37 +108,38 @@ class Registry(Generic[T]):
         return deco
 
     def add(self, name: str, obj: T) -> None:
-        """Register ``obj`` under ``name`` (what the decorator does); a name held by another object is a
-        :class:`NameClash` naming both sides."""
-        if not _importing:  # anything but a built-in registers: the built-ins come first, whatever the order
-            self._load_builtins()
-        if name in self._entries and self._entries[name] is not obj:
-            raise NameClash(f"{self.kind} {name!r} of {_origin(obj)} clashes with the {self.kind} {name!r} of "
-                            f"{self._origins[name]}, which keeps the name; rename one of them")
+        """Register ``obj`` under ``name`` (what the decorator does). A name already held: a built-in takes it
+        back from a plug-in (the clash is recorded as that plug-in's error); otherwise :class:`NameClash`."""
+        builtin = self._is_builtin(obj)
+        origin = f"built-in {_module_of(obj)}" if builtin else _plugin_label(_loading[-1]) if _loading else _module_of(obj)
+        held = self._entries.get(name)
+        if held is not None and held is not obj:
+            line = (f"{self.kind} {name!r} of {{loser}} clashes with the {self.kind} {name!r} of {{keeper}}, which "
+                    "keeps the name; rename one of them")
+            first, first_builtin, ep = self._origins[name]
+            if not (builtin and not first_builtin):
+                raise NameClash(line.format(loser=origin, keeper=first))
+            message = line.format(loser=first, keeper=origin)
+            _plugin_errors.append(f"{_plugin_label(ep)} failed to load: {message}" if ep else message)
         self._entries[name] = obj
-        self._origins.setdefault(name, _origin(obj))
+        self._origins[name] = (origin, builtin, _loading[-1] if _loading else None)
 
-    def _load_builtins(self) -> None:
-        if self._builtins_loaded:
-            return
-        self._builtins_loaded = True
-        outer = list(_loading)  # a built-in module imported now is no plug-in's
-        _loading.clear()
-        try:
-            for module in self.builtins:
-                _importing.append(module)
-                try:
-                    importlib.import_module(module)
-                finally:
-                    _importing.pop()
-        finally:
-            _loading.extend(outer)
+    def _is_builtin(self, obj: object) -> bool:
+        """Defined in one of this registry's built-in modules (or registered while one is imported)."""
+        module = _module_of(obj)
+        return any(module == b or module.startswith(b + ".") for b in self.builtins) or bool(_importing and
+                                                                                             not _loading)
 
     def _load(self) -> None:
         if self._loaded:
             return
         self._loaded = True
-        self._load_builtins()
+        for module in self.builtins:
+            _importing.append(module)
+            try:
+                importlib.import_module(module)
+            finally:
+                _importing.pop()
         load_plugins()
 
     def names(self) -> list[str]:
