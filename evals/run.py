@@ -24,7 +24,7 @@ from agents.models import parse_model
 from agents.providers import PROVIDERS, ServerUnavailable
 from agents.secrets import redact
 from evals.analysis import TaskComparison, usage
-from evals.conditions import forced_call_error, unforced_note
+from evals.conditions import unforced_note
 from evals.endpoints import SpecEndpointFactory
 from evals.executors import Executor, ExecutorUnavailable, Job
 from evals.export import ExportError, export
@@ -60,8 +60,6 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
     provider = PROVIDERS.get(model.provider)
     if note := unforced_note(spec.model, conditions, provider.forced_tool_choice):
         console.print(note, markup=False, highlight=False)
-    if error := forced_call_error(conditions, provider.forced_tool_choice, spec.max_steps):
-        raise RunFailed(error, EXIT_USAGE)
     cache = CallCache() if spec.cache else None
     with ExitStack() as stack:
         if cache is not None:
