@@ -9,9 +9,10 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sqlite3
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +97,19 @@ def export(store: RunReader, formats: Iterable[str], out_dir: Path | None = None
     out_dir = Path(out_dir or store.run_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     results = list(store.results())
-    return [WRITERS[f](results, out_dir / f"results.{f}") for f in formats]
+    return [write_atomic(WRITERS[f], results, out_dir / f"results.{f}") for f in formats]
+
+
+def write_atomic(writer: Callable[[list[SampleResult], Path], Path], results: list[SampleResult], path: Path) -> Path:
+    """``writer`` into a temporary file beside ``path``, then renamed over it: a full disk or a kill leaves the
+    old file (or none), never a cut one."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        writer(results, tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
