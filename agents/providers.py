@@ -81,6 +81,17 @@ class Provider:
         if self.requires_base_url and not base_url:
             raise ValueError(f"{self.name}/ models need --base-url http://host:port/v1")
 
+    key_envs: ClassVar[tuple[str, ...]] = ()  # where its SDK reads the key when api_key() gives none
+
+    def missing_key(self, base_url: str | None, api_key_env: str | None) -> str | None:
+        """Why a call could not be authorised (the SDK would find no key), or None; checked before a run."""
+        if not self.key_envs or self.api_key(base_url, api_key_env) is not None:
+            return None
+        if any(os.environ.get(name) for name in self.key_envs):
+            return None
+        return (f"{self.name}/ models need a key: set {' or '.join(self.key_envs)} (or give --base-url and "
+                "--api-key-env NAME for another server)")
+
     def api_key(self, base_url: str | None, api_key_env: str | None) -> str | None:
         """The key to send: the variable named by ``api_key_env`` if given, else the provider's default."""
         if api_key_env:
@@ -190,6 +201,7 @@ class OpenAICompatible(Provider):
 class OpenAI(OpenAICompatible):
     name = "openai"
     description = "OpenAI API (OPENAI_API_KEY)"
+    key_envs = ("OPENAI_API_KEY",)
     base_url_hint = None
     requires_base_url = False
     llama_like = False
@@ -208,6 +220,7 @@ register(OpenAICompatible)
 class Anthropic(Provider):
     name = "anthropic"
     description = "Anthropic API (ANTHROPIC_API_KEY)"
+    key_envs = ("ANTHROPIC_API_KEY",)
     default_key = None
     forced_tool_choice = "any"
 
@@ -227,6 +240,7 @@ class Anthropic(Provider):
 class Google(Provider):
     name = "google"
     description = "Google Gemini API (GOOGLE_API_KEY)"
+    key_envs = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
     default_key = None
     forced_tool_choice = "any"
 

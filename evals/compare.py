@@ -46,7 +46,18 @@ from evals.executors import EXECUTORS, ExecutorUnavailable, make_executor
 from evals.listing import print_listing
 from evals.options import UsageError, add_arguments, resolve
 from evals.prepare import prepare
-from evals.run import EXIT_ERRORS, EXIT_FAILED, EXIT_OK, EXIT_USAGE, RunFailed, answer, report
+from evals.run import (
+    EXIT_ERRORS,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_TERMINATED,
+    EXIT_USAGE,
+    RunFailed,
+    Terminated,
+    answer,
+    on_sigterm,
+    report,
+)
 from evals.runner import pending_count
 from evals.suites import SUITES
 from tasks.build import SampleBuildError
@@ -55,7 +66,7 @@ EXIT_CODES_HELP = ("exit codes: 0 complete; 1 could not run (model or server did
                    "samples died); 2 usage error "
                    "(including a run that selects no sample, or a run directory in use); 3 finished with samples "
                    "ended in error (incomplete: --resume retries them); 4 stopped early: the model server died or "
-                   "the endpoint is unreachable (--resume continues); 130 interrupted")
+                   "the endpoint is unreachable (--resume continues); 130 interrupted; 143 terminated (SIGTERM)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         exc: BaseException = caught
         while isinstance(exc, BaseExceptionGroup):  # the runner's task groups wrap what their tasks raised
             exc = exc.exceptions[0]
+        if isinstance(exc, Terminated):
+            return fail("terminated (SIGTERM) before the run started; nothing was run", EXIT_TERMINATED)
         if isinstance(exc, KeyboardInterrupt):
             return fail("interrupted before the run started; nothing was run", 130)
         if isinstance(exc, sqlite3.Error):
@@ -141,4 +154,5 @@ def _main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     signal.signal(signal.SIGINT, signal.default_int_handler)  # from here main() reports Ctrl-C
+    signal.signal(signal.SIGTERM, on_sigterm)  # and SIGTERM, the same way (exit code 143)
     sys.exit(main())

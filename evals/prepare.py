@@ -162,9 +162,11 @@ def _open_resumed(run_dir: Path, cfg: RunConfig) -> tuple[RunStore, str, RunSpec
 
 
 def check_measurable(spec: RunSpec) -> None:
-    """A run whose conditions can be measured with its limits (``tools-required`` needs two steps where the
-    provider forces the call); raises UsageError, before any directory is written."""
+    """A run that can be measured: a key its provider can send, conditions its limits allow (``tools-required``
+    needs two steps where the provider forces the call); raises UsageError, before any directory is written."""
     provider = PROVIDERS.get(parse_model(spec.model).provider)
+    if missing := provider.missing_key(spec.base_url, spec.api_key_env):
+        raise UsageError(missing)
     conditions = [get_condition(c) for c in spec.conditions]
     if error := forced_call_error(conditions, provider.forced_tool_choice, spec.max_steps):
         raise UsageError(error)
@@ -213,6 +215,11 @@ def prepare(cfg: RunConfig) -> Prepared:
         run_dir = Path(cfg.resume)
         store, run_id, spec = _open_resumed(run_dir, cfg)
         resumed = True
+        try:
+            check_measurable(spec)
+        except UsageError:
+            store.close()
+            raise
     else:
         store, run_id, spec, run_dir, resumed = _open_new(cfg)
     try:

@@ -43,6 +43,18 @@ EXIT_ERRORS = 3  # the run finished but some samples ended in error: results inc
 EXIT_STOPPED = 4  # the run stopped early: its model server died or its endpoint is unreachable (--resume continues)
 
 
+EXIT_TERMINATED = 143  # stopped by SIGTERM (128 + 15); completed samples are kept
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread by :func:`on_sigterm` so that it unwinds as Ctrl-C does."""
+
+
+def on_sigterm(signum: int, frame: object) -> None:
+    """The SIGTERM handler of the CLI: stop like Ctrl-C (completed samples are stored), exit code 143."""
+    raise Terminated
+
+
 class RunFailed(Exception):
     """The run could not go on; ``code`` is the exit code, the message one line (already printed if empty)."""
 
@@ -111,9 +123,11 @@ def _execute(job: Job, executor: Executor, todo: int, console: Console, run_dir:
             print(f"error: {redact(f'run stopped: {exc}')}", file=sys.stderr)
             print(f"completed samples are stored; resume with --resume {run_dir}", file=sys.stderr)
             raise RunFailed("", EXIT_STOPPED) from None
-        except KeyboardInterrupt:
-            console.print(f"interrupted: completed samples are stored; resume with --resume {run_dir}")
-            raise RunFailed("", 130) from None
+        except KeyboardInterrupt as exc:
+            how, code = ("terminated (SIGTERM)", EXIT_TERMINATED) if isinstance(exc, Terminated) else ("interrupted", 130)
+            progress.stop()
+            print(f"error: {how}: completed samples are stored; resume with --resume {run_dir}", file=sys.stderr)
+            raise RunFailed("", code) from None
 
 
 def report(run: Prepared, wall: float, out: Console, console: Console, *, compare_paper: bool = False) -> int:
