@@ -8,7 +8,6 @@ finite number >= 0) or a ``--path`` that is not a model-call cache (nothing is c
 
 from __future__ import annotations
 
-import argparse
 import math
 import sqlite3
 import sys
@@ -16,6 +15,7 @@ import time
 from pathlib import Path
 
 from agents.call_cache import CallCache, default_cache_path
+from evals.options import OneLineParser
 
 EXPECTED_COLUMNS = ["key", "model", "reply", "created", "last_used", "hits"]
 
@@ -37,7 +37,7 @@ def not_a_cache(path: Path) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m evals.cache", description=__doc__.split("\n\n")[0])
+    p = OneLineParser(prog="python -m evals.cache", description=__doc__.split("\n\n")[0])
     p.add_argument("--path", type=Path, default=None, help=f"cache file (default {default_cache_path()})")
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="entries, hits and size per model")

@@ -44,7 +44,7 @@ from agents.secrets import redact
 from evals.conditions import get_condition
 from evals.executors import EXECUTORS, ExecutorUnavailable, make_executor
 from evals.listing import print_listing
-from evals.options import UsageError, add_arguments, resolve
+from evals.options import OneLineParser, UsageError, add_arguments, resolve
 from evals.prepare import prepare
 from evals.run import (
     EXIT_ERRORS,
@@ -71,7 +71,7 @@ EXIT_CODES_HELP = ("exit codes: 0 complete; 1 could not run (model or server did
 
 def build_parser() -> argparse.ArgumentParser:
     """The flags of every run option (:mod:`evals.options`), ``--config`` and ``--list``."""
-    p = argparse.ArgumentParser(prog="python -m evals.compare", description=__doc__.split("\n\n")[0],
+    p = OneLineParser(prog="python -m evals.compare", description=__doc__.split("\n\n")[0],
                                 epilog=EXIT_CODES_HELP, argument_default=None)
     add_arguments(p, choices={"executor": EXECUTORS.names()}, providers=", ".join(PROVIDERS.names()),
                   suites=", ".join(SUITES), executors="; ".join(EXECUTORS.get(n).description for n in EXECUTORS.names()))

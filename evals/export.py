@@ -120,8 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         formats = parse_formats(args.format)
-        for path in export(RunReader(args.run_dir), formats, args.output):
+        reader = RunReader(args.run_dir)
+        for path in export(reader, formats, args.output):
             print(path)
+        if reader.unreadable:
+            print(f"warning: {len(reader.unreadable)} stored results could not be read (corrupt) and are not "
+                  "exported", file=sys.stderr)
     except (ExportError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -14,7 +14,7 @@ import argparse
 import tomllib
 import types
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any, Literal, NoReturn, Union, get_args, get_origin
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -33,6 +33,13 @@ _RETRIES = RetryPolicy()
 
 class UsageError(Exception):
     """A bad flag or config value: reported on one line, exit code 2."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one ``error:`` line (exit code 2), like every other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
 
 
 def option(default: Any, help: str, *, role: Role, flags: tuple[str, ...] = (), config: bool = True,

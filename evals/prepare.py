@@ -10,6 +10,7 @@ import math
 import os
 import secrets
 import sqlite3
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -245,6 +246,9 @@ def prepare(cfg: RunConfig) -> Prepared:
             raise UsageError(f"the tasks now generate different samples than the run in {run_dir} "
                              f"(dataset hash {digest} ≠ {stored_spec[1].dataset_hash}); start a new --output")
     spec = spec.model_copy(update={"dataset_hash": digest})
+    if dropped := store.drop_unreadable():
+        print(f"warning: {dropped} stored results of {run_dir} could not be read (corrupt) and are answered again",
+              file=sys.stderr)
     store.write_spec(run_id, spec)
     store.add_samples([s for s, _ in work])
     return Prepared(spec, run_id, run_dir, store, work, prices, formats,

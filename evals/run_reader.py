@@ -60,6 +60,7 @@ class RunReader:
         self.path = self.run_dir / DB_NAME
         if not self.path.is_file():
             raise FileNotFoundError(f"no run store in {self.run_dir} (expected {DB_NAME})")
+        self.unreadable: set[Key] = set()  # results whose stored record could not be read (skipped by results())
 
     def connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=False,
@@ -130,10 +131,15 @@ class RunReader:
                 for sid, cond, epoch, rec in db.execute(
                         "SELECT sample_id, condition, epoch, record FROM results" + _where(chunk)
                         + " ORDER BY task, sample_id, condition, epoch", chunk or ()).fetchall():
-                    data = json.loads(rec)
-                    if with_trace:
-                        data["trace"] = events.get((sid, cond, int(epoch)), [])
-                    yield SampleResult.model_validate(data)
+                    try:
+                        data = json.loads(rec)
+                        if with_trace:
+                            data["trace"] = events.get((sid, cond, int(epoch)), [])
+                        result = SampleResult.model_validate(data)
+                    except (ValueError, TypeError):  # a corrupt row: left out, counted (RunStore drops it on resume)
+                        self.unreadable.add((sid, cond, int(epoch)))
+                        continue
+                    yield result
 
     def cells(self) -> Iterator[tuple[str, int, str, str, Cell]]:
         """(sample id, epoch, condition, task, cell) for every stored result."""

@@ -68,6 +68,7 @@ class RunStore(RunReader):
         """Open (or create) the store; ``exclusive``: hold the directory's run lock until :meth:`close`."""
         self.run_dir = Path(run_dir)
         self.path = self.run_dir / DB_NAME
+        self.unreadable = set()
         if not create and not self.path.exists():
             raise FileNotFoundError(f"no run store in {self.run_dir} (expected {DB_NAME})")
         self.run_dir.mkdir(parents=True, exist_ok=True)
@@ -101,6 +102,19 @@ class RunStore(RunReader):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def drop_unreadable(self) -> int:
+        """Delete the results (and their events) whose stored record cannot be read, so that the run answers
+        those samples again; returns how many."""
+        for _ in self.results(with_trace=False):
+            pass
+        with self.db:
+            for key in self.unreadable:
+                for table in ("results", "events"):
+                    self.db.execute(f"DELETE FROM {table} WHERE sample_id=? AND condition=? AND epoch=?", key)
+        dropped = len(self.unreadable)
+        self.unreadable = set()
+        return dropped
 
     def write_spec(self, run_id: str, spec: RunSpec) -> None:
         with self.db:
