@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer, completion
+from langchain_core.messages import AIMessage
 
 import evals.compare as compare_cli
 import evals.prepare as prepare
+from agents.call_cache import CallCache
+from evals.cache import main as cache_main
 from evals.compare import main
 from evals.export import main as export_main
 from evals.options import BOUNDS, LIST_KEYS, RunConfig, _meta, flags_of, kind_of, load_config
@@ -364,3 +367,102 @@ def test_a_config_value_is_never_coerced(tmp_path: Path) -> None:
     config = tmp_path / "run.toml"
     config.write_text('tasks = ["gpsbench.distance"]\nsize = 200\ntemperature = 0\nno-cache = true\n')
     assert load_config(config) == {"tasks": "gpsbench.distance", "size": "200", "temperature": 0.0, "cache": False}
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["prune", "--older-than-days", "-5"], "--older-than-days must be a finite number >= 0, got -5"),
+    (["prune", "--older-than-days", "nan"], "--older-than-days must be a finite number >= 0, got nan"),
+    (["prune", "--older-than-days", "inf"], "--older-than-days must be a finite number >= 0, got inf"),
+    (["prune", "--older-than-days", "x"], "invalid float value: 'x'"),
+    (["nope"], "invalid choice: 'nope'"),
+])
+def test_bad_cache_commands_change_nothing(argv: list[str], line: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "calls.sqlite"
+    cache = CallCache(path)
+    cache.put("k", "m/x", AIMessage("hello"))
+    cache.close()
+    try:
+        rc = cache_main(["--path", str(path), *argv])
+    except SystemExit as exc:
+        rc = int(exc.code or 0)
+    assert rc == 2 and line in _one_error(capsys)
+    kept = CallCache(path)
+    assert [s.entries for s in kept.summary()] == [1]  # nothing deleted
+    kept.close()
+
+
+@pytest.mark.parametrize("content", [b"not a database " * 300, b""])
+def test_a_cache_path_that_is_not_a_cache_is_one_line(content: bytes, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mine.db"
+    if content:
+        path.write_bytes(content)
+    else:  # another program's SQLite database: never given our table
+        with sqlite3.connect(path) as db:
+            db.execute("CREATE TABLE notes (x TEXT)")
+    before = path.read_bytes()
+    for command in (["list"], ["clear"], ["prune", "--older-than-days", "1"]):
+        assert cache_main(["--path", str(path), *command]) == 2
+        assert "is not a model-call cache" in _one_error(capsys)
+    assert path.read_bytes() == before
+    assert cache_main(["--path", str(tmp_path), "list"]) == 2 and "is not a file" in _one_error(capsys)
+
+
+def test_viewer_export_onto_a_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with RunStore(tmp_path / "good") as store:
+        store.write_spec("r", RunSpec(model="m/x", tasks=["t"], conditions=["intrinsic"]))
+    (tmp_path / "site").write_text("my notes")
+    for target in (tmp_path / "site", tmp_path / "site" / "deeper"):
+        assert view_main([str(tmp_path / "good"), "--export", str(target)]) == 2
+        assert "is not a directory" in _one_error(capsys)
+    assert (tmp_path / "site").read_text() == "my notes"
+
+
+def test_resume_with_another_output_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "run").mkdir()
+    assert main(["--resume", str(tmp_path / "run"), "--output", str(tmp_path / "elsewhere")]) == 2
+    assert "--output cannot be combined with --resume" in _one_error(capsys)
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_an_output_holding_a_users_own_files_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mine = tmp_path / "run"
+    mine.mkdir()
+    (mine / "results.json").write_text('{"mine": true}')
+    (mine / "report.html").write_text("<p>my report</p>")
+    assert main(_quick(tmp_path)) == 2
+    assert "holds results.json, report.html but no run store" in _one_error(capsys)
+    assert (mine / "results.json").read_text() == '{"mine": true}' and sorted(p.name for p in mine.iterdir()) == [
+        "report.html", "results.json"]
+
+
+def test_a_missing_provider_key_is_one_line_before_anything_is_written(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str],
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main(["--model", "openai/gpt-4o-mini", "--tasks", TASK, "--limit", "1", "--condition", "intrinsic",
+                 "--output", str(tmp_path / "run")]) == 2
+    assert "openai/ models need a key: set OPENAI_API_KEY" in _one_error(capsys)
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_corrupt_result_row_is_answered_again_on_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
+    with FaultServer(lambda body, headers, n: completion("FINAL ANSWER: 5 km")) as server:
+        args = ["--model", "openai-compatible/fake", "--base-url", server.url, "--tasks", TASK, "--limit", "3",
+                "--condition", "intrinsic", "--output", str(tmp_path / "run"), "--no-cache"]
+        assert main(args) == 0
+        with sqlite3.connect(tmp_path / "run" / "run.sqlite") as db:
+            (victim,) = db.execute("SELECT sample_id FROM results ORDER BY sample_id LIMIT 1 OFFSET 1").fetchone()
+            db.execute("UPDATE results SET record = '{\"cut' WHERE sample_id = ?", (victim,))
+        assert export_main([str(tmp_path / "run")]) == 0  # readers skip it, with a warning
+        assert "1 stored results could not be read" in capsys.readouterr().err
+        calls = len(server.requests)
+        assert main(["--resume", str(tmp_path / "run")]) == 0
+        assert len(server.requests) == calls + 1  # exactly the unreadable one was answered again
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "1 stored results of" in err
+    with RunStore(tmp_path / "run") as store:
+        assert len(list(store.results())) == 3 and not store.unreadable
