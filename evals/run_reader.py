@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from evals.records import RunSpec, SampleResult
 from tasks.records import Sample
@@ -50,6 +50,25 @@ class Cell:
     @property
     def failed(self) -> bool:
         return self.status == "error"
+
+
+SAME_AS_FINAL_TEXT = "\x00geogap:same-as-final-text"  # a long final text's copy, stored once (evals.store)
+DEDUP_MIN_CHARS = 65_536
+
+
+def _restore_copies(data: dict[str, Any]) -> None:
+    """Put a result's final text back where the store left :data:`SAME_AS_FINAL_TEXT` in its place."""
+    text = data.get("final_text")
+    parsed = data.get("parsed")
+    if isinstance(parsed, dict) and parsed.get("raw") == SAME_AS_FINAL_TEXT:
+        parsed["raw"] = text
+    for event in data.get("trace") or ():
+        if isinstance(event, dict):
+            if event.get("raw_text") == SAME_AS_FINAL_TEXT:
+                event["raw_text"] = text
+            out = event.get("message_out")
+            if isinstance(out, dict) and out.get("content") == SAME_AS_FINAL_TEXT:
+                out["content"] = text
 
 
 class RunReader:
@@ -135,6 +154,7 @@ class RunReader:
                         data = json.loads(rec)
                         if with_trace:
                             data["trace"] = events.get((sid, cond, int(epoch)), [])
+                        _restore_copies(data)
                         result = SampleResult.model_validate(data)
                     except (ValueError, TypeError):  # a corrupt row: left out, counted (RunStore drops it on resume)
                         self.unreadable.add((sid, cond, int(epoch)))
