@@ -23,6 +23,8 @@ TIERS: dict[str, str] = {
     "tests/geocore/test_polygons.py::test_geodesic_area_perimeter_matches_geographiclib": "slow",
     "tests/tasks/gpsbench/test_gpsbench_route_geometry.py::test_gold_on_every_sample": "slow",
     "tests/test_types.py": "slow",
+    "tests/test_extending_doc.py": "slow",
+    "tests/plugins/test_plugin_clash.py": "slow",
 }
 
 
