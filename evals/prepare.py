@@ -99,9 +99,16 @@ def _check_run_dir(flag: str, run_dir: Path) -> None:
             row = db.execute("SELECT spec FROM run LIMIT 1").fetchone()
             if row is not None:
                 RunSpec.model_validate_json(row[0])
-            row = db.execute("SELECT record FROM results LIMIT 1").fetchone()
-            if row is not None:
-                SampleResult.model_validate_json(row[0])
+            rows = db.execute("SELECT record FROM results LIMIT 16").fetchall()
+            errors = []
+            for (record,) in rows:  # one corrupt row is answered again (RunStore.drop_unreadable): none readable is
+                try:  # another version's store
+                    SampleResult.model_validate_json(record)
+                    break
+                except ValueError as exc:
+                    errors.append(exc)
+            if rows and len(errors) == len(rows):
+                raise errors[0]
         finally:
             db.close()
     except (sqlite3.Error, ValueError) as exc:

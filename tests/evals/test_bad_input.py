@@ -455,7 +455,7 @@ def test_a_corrupt_result_row_is_answered_again_on_resume(tmp_path: Path, capsys
                 "--condition", "intrinsic", "--output", str(tmp_path / "run"), "--no-cache"]
         assert main(args) == 0
         with sqlite3.connect(tmp_path / "run" / "run.sqlite") as db:
-            (victim,) = db.execute("SELECT sample_id FROM results ORDER BY sample_id LIMIT 1 OFFSET 1").fetchone()
+            (victim,) = db.execute("SELECT sample_id FROM results ORDER BY rowid LIMIT 1").fetchone()  # read first
             db.execute("UPDATE results SET record = '{\"cut' WHERE sample_id = ?", (victim,))
         assert export_main([str(tmp_path / "run")]) == 0  # readers skip it, with a warning
         assert "1 stored results could not be read" in capsys.readouterr().err
