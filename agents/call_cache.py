@@ -31,6 +31,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -106,6 +107,7 @@ class CallCache:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path else default_cache_path()
+        self.failure: str | None = None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -115,25 +117,42 @@ class CallCache:
     def close(self) -> None:
         self.db.close()
 
+    def _trouble(self, exc: Exception) -> None:
+        """A cache that cannot be read or written (disk full, corrupt file) is a miss, never a failed call: one
+        warning line, then the run goes on without it."""
+        if self.failure is None:
+            self.failure = f"{type(exc).__name__}: {exc}"
+            print(f"warning: the model-call cache {self.path} cannot be used ({self.failure}); calls go to the model",
+                  file=sys.stderr)
+
     def get(self, key: str, max_age_s: float | None = None) -> AIMessage | None:
-        """The stored reply for ``key``, unless none is stored or it is older than ``max_age_s`` seconds."""
-        row = self.db.execute("SELECT reply, created FROM calls WHERE key = ?", (key,)).fetchone()
-        if row is None or (max_age_s is not None and row[1] < time.time() - max_age_s):
+        """The stored reply for ``key``, unless none is stored, it is older than ``max_age_s`` seconds or the
+        cache cannot be read."""
+        try:
+            row = self.db.execute("SELECT reply, created FROM calls WHERE key = ?", (key,)).fetchone()
+            if row is None or (max_age_s is not None and row[1] < time.time() - max_age_s):
+                return None
+            with self.db:
+                self.db.execute("UPDATE calls SET last_used = ?, hits = hits + 1 WHERE key = ?", (time.time(), key))
+            message = messages_from_dict(json.loads(row[0]))[0]
+        except (sqlite3.Error, ValueError, KeyError, IndexError, TypeError) as exc:
+            self._trouble(exc)
             return None
-        with self.db:
-            self.db.execute("UPDATE calls SET last_used = ?, hits = hits + 1 WHERE key = ?", (time.time(), key))
-        message = messages_from_dict(json.loads(row[0]))[0]
         return message if isinstance(message, AIMessage) else None
 
     def put(self, key: str, model: str, reply: AIMessage) -> None:
-        """Store ``reply``, unless it holds a secret: a masked copy would answer a later hit with other text."""
+        """Store ``reply``, unless it holds a secret (a masked copy would answer a later hit with other text) or
+        text that cannot be written as UTF-8 (a lone surrogate); a cache that cannot be written is skipped."""
         data = messages_to_dict([reply])
         if redact_obj(data) != data:
             return
         now = time.time()
-        with self.db:
-            self.db.execute("INSERT OR REPLACE INTO calls VALUES (?, ?, ?, ?, ?, 0)",
-                            (key, model, json.dumps(data, ensure_ascii=False), now, now))
+        try:
+            with self.db:
+                self.db.execute("INSERT OR REPLACE INTO calls VALUES (?, ?, ?, ?, ?, 0)",
+                                (key, model, json.dumps(data, ensure_ascii=False), now, now))
+        except sqlite3.Error as exc:
+            self._trouble(exc)
 
     def summary(self) -> list[CacheSummary]:
         rows = self.db.execute("SELECT model, COUNT(*), SUM(hits), SUM(LENGTH(reply)), MAX(last_used) FROM calls "

@@ -67,8 +67,20 @@ def text_of(message: BaseMessage) -> str:
     return "".join(parts)
 
 
+MAX_CALL_TOKENS = 100_000_000  # more tokens than any model reads or writes in one call
+
+
+def _count(value: object) -> int:
+    """A token count a server reported, if plausible (an integer in [0, MAX_CALL_TOKENS]); else 0: a negative or
+    10^12 count is a server's bug, never added to a run's tokens or cost."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return 0
+    return int(value) if 0 <= value <= MAX_CALL_TOKENS and float(value).is_integer() else 0
+
+
 def usage(message: BaseMessage) -> tuple[int, int, int]:
-    """(input, output, cached) tokens from a message's usage metadata; zeros when absent."""
+    """(input, output, cached) tokens from a message's usage metadata; zeros when absent or implausible."""
     meta = getattr(message, "usage_metadata", None) or {}
     details = meta.get("input_token_details") or {}
-    return int(meta.get("input_tokens", 0)), int(meta.get("output_tokens", 0)), int(details.get("cache_read", 0) or 0)
+    tokens_in, tokens_out = _count(meta.get("input_tokens", 0)), _count(meta.get("output_tokens", 0))
+    return tokens_in, tokens_out, min(_count(details.get("cache_read", 0) or 0), tokens_in)

@@ -165,11 +165,17 @@ def _chain(exc: BaseException) -> list[BaseException]:
     return out
 
 
+CUT_BODY = "without sending complete message body"  # h11's words (under httpx and the SDKs) for a cut body
+
+
 def classify(exc: BaseException) -> Failure:
     """Decide whether a failed call is worth retrying (works across the OpenAI, Anthropic and Google SDKs): by
     its HTTP status where it has one; timeouts, connection errors and cut bodies otherwise."""
-    if any(isinstance(e, ReplyTooLarge) for e in _chain(exc)):  # SDKs wrap it as a connection error
+    chain = _chain(exc)
+    if any(isinstance(e, ReplyTooLarge) for e in chain):  # SDKs wrap it as a connection error
         return Failure(False, "reply_too_large")
+    if any(CUT_BODY in str(e) for e in chain):  # the server answered, then cut its body: a reply, not no server
+        return Failure(True, "bad_response")
     names = _mro_names(exc)
     status = http_status(exc)
     if isinstance(exc, TimeoutError) or any("Timeout" in n for n in names):
@@ -192,8 +198,9 @@ def classify(exc: BaseException) -> Failure:
 
 
 def describe(exc: BaseException) -> str:
-    too_large = next((e for e in _chain(exc) if isinstance(e, ReplyTooLarge)), None)
-    text = f"{type(exc).__name__}: {too_large or exc}".strip()
+    chain = _chain(exc)
+    cause = next((e for e in chain if isinstance(e, ReplyTooLarge) or CUT_BODY in str(e)), None)
+    text = f"{type(exc).__name__}: {cause or exc}".strip()
     return redact(text[:500])
 
 

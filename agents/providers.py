@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.metadata
+import marshal
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -89,6 +91,17 @@ class Provider:
         if base_url and self.base_url_refusal:
             raise ValueError(self.base_url_refusal)
 
+    key_envs: ClassVar[tuple[str, ...]] = ()  # where its SDK reads the key when api_key() gives none
+
+    def missing_key(self, base_url: str | None, api_key_env: str | None) -> str | None:
+        """Why a call could not be authorised (the SDK would find no key), or None; checked before a run."""
+        if not self.key_envs or self.api_key(base_url, api_key_env) is not None:
+            return None
+        if any(os.environ.get(name) for name in self.key_envs):
+            return None
+        return (f"{self.name}/ models need a key: set {' or '.join(self.key_envs)} (or give --base-url and "
+                "--api-key-env NAME for another server)")
+
     def api_key(self, base_url: str | None, api_key_env: str | None) -> str | None:
         """The key to send: the variable named by ``api_key_env`` if given; else, for a base URL off the
         provider's :attr:`home_host`, a placeholder (the SDK's own key variable goes to its API only); else the
@@ -123,8 +136,12 @@ class Provider:
     def identity(self, name: str, served: Served, *, api_key_env: str | None,
                  versions: dict[str, str]) -> tuple[dict[str, Any] | None, str | None]:
         """What names the served model in the cache key, and None; or (None, why) when it cannot be told (the
-        run then does not use the cache). By default the endpoint."""
-        return {"endpoint": redact(served.base_url) if served.base_url else None}, None
+        run then does not use the cache). By default the endpoint; a provider with neither an endpoint nor an
+        identity of its own (an in-process plug-in) gets no cache."""
+        if not served.base_url:
+            return None, (f"{self.name}/ does not say what answers its calls; the model-call cache is off for this "
+                          "run")
+        return {"endpoint": redact(served.base_url)}, None
 
 
 PROVIDERS: Registry[Provider] = Registry("model provider")
@@ -142,6 +159,20 @@ def _langchain_class(module: str, name: str, provider: str) -> Any:
     except ImportError:
         package = module.replace("_", "-")
         raise ValueError(f"{provider}/ models need {package}: pip install -e '.[providers]'") from None
+
+
+def _api_identity(provider: str, name: str, served: Served, default_url: str,
+                  client: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A hosted API's model: its endpoint and the client library's version (the request it builds); an alias
+    that moves to newer models (``...-latest``) gets no cache."""
+    if name.endswith("latest"):
+        return None, (f"{provider}/{name} is an alias that moves to newer models; the model-call cache is off for "
+                      "this run")
+    try:
+        version = importlib.metadata.version(client)
+    except importlib.metadata.PackageNotFoundError:
+        version = None
+    return {"endpoint": redact(served.base_url or default_url), "client": f"{client} {version}"}, None
 
 
 def register(cls: type[Provider]) -> type[Provider]:
@@ -192,6 +223,7 @@ class OpenAICompatible(Provider):
 class OpenAI(OpenAICompatible):
     name = "openai"
     description = "OpenAI API (OPENAI_API_KEY)"
+    key_envs = ("OPENAI_API_KEY",)
     base_url_hint = None
     requires_base_url = False
     llama_like = False
@@ -206,6 +238,7 @@ register(OpenAICompatible)
 class Anthropic(Provider):
     name = "anthropic"
     description = "Anthropic API (ANTHROPIC_API_KEY)"
+    key_envs = ("ANTHROPIC_API_KEY",)
     default_key = None
     home_host = ANTHROPIC_HOST
     forced_tool_choice = "any"
@@ -219,11 +252,16 @@ class Anthropic(Provider):
         return chat(model=name, max_tokens=settings.max_tokens, timeout=settings.timeout_s, **kw,
                     temperature=settings.temperature, max_retries=client.max_retries, **_keyed(client), **extra)
 
+    def identity(self, name: str, served: Served, *, api_key_env: str | None,
+                 versions: dict[str, str]) -> tuple[dict[str, Any] | None, str | None]:
+        return _api_identity(self.name, name, served, "https://api.anthropic.com", "langchain-anthropic")
+
 
 @register
 class Google(Provider):
     name = "google"
     description = "Google Gemini API (GOOGLE_API_KEY); --base-url: the API root of a Gemini-compatible endpoint"
+    key_envs = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
     default_key = None
     home_host = GOOGLE_HOST
     forced_tool_choice = "any"
@@ -239,6 +277,11 @@ class Google(Provider):
             kw["thinking_level"] = settings.thinking_level
         return chat(model=name, max_output_tokens=settings.max_tokens, timeout=settings.timeout_s, **kw,
                     temperature=settings.temperature, max_retries=client.max_retries, **_keyed(client), **extra)
+
+    def identity(self, name: str, served: Served, *, api_key_env: str | None,
+                 versions: dict[str, str]) -> tuple[dict[str, Any] | None, str | None]:
+        return _api_identity(self.name, name, served, "https://generativelanguage.googleapis.com",
+                             "langchain-google-genai")
 
 
 @register
@@ -345,3 +388,17 @@ class Scripted(Provider):
         from agents.scripted import ScriptedChatModel
 
         return ScriptedChatModel(script=self.policy(name))
+
+    def identity(self, name: str, served: Served, *, api_key_env: str | None,
+                 versions: dict[str, str]) -> tuple[dict[str, Any] | None, str | None]:
+        """The policy's code: its module's source file and the function's compiled code, so an edited policy
+        is never answered from the cache; a policy without a source file gets no cache."""
+        policy = self.policy(name)
+        module = importlib.import_module(name.partition(":")[0])
+        source = getattr(module, "__file__", None)
+        code = getattr(policy, "__code__", None)
+        if not source or not Path(source).is_file() or code is None:
+            return None, f"scripted/{name} has no source file to name it; the model-call cache is off for this run"
+        digest = hashlib.sha256(Path(source).read_bytes())
+        digest.update(marshal.dumps(code))
+        return {"policy": name, "code": digest.hexdigest()[:16]}, None

@@ -47,9 +47,20 @@ from evals.executors import EXECUTORS, ExecutorUnavailable, make_executor
 from evals.listing import print_listing
 from evals.mcp import register as register_mcp
 from evals.multi import model_list, run_models
-from evals.options import RunConfig, UsageError, add_arguments, resolve
+from evals.options import OneLineParser, RunConfig, UsageError, add_arguments, resolve
 from evals.prepare import prepare
-from evals.run import EXIT_ERRORS, EXIT_FAILED, EXIT_OK, EXIT_USAGE, RunFailed, answer, report
+from evals.run import (
+    EXIT_ERRORS,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_TERMINATED,
+    EXIT_USAGE,
+    RunFailed,
+    Terminated,
+    answer,
+    on_sigterm,
+    report,
+)
 from evals.runner import pending_count
 from evals.specs import serve_args, start_lines
 from evals.suites import SUITES
@@ -61,12 +72,12 @@ EXIT_CODES_HELP = ("exit codes: 0 complete; 1 could not run (model or server did
                    "(including a run that selects no sample, or a run directory in use); 3 finished with samples "
                    "ended in error (incomplete: --resume retries them); 4 stopped early: the model server died or "
                    "the endpoint is unreachable (--resume continues); 5 stopped at --max-cost (--resume continues); 130 "
-                   "interrupted; several models: the largest of their codes")
+                   "interrupted; 143 terminated (SIGTERM); several models: the largest of their codes")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The flags of every run option (:mod:`evals.options`), ``--config`` and ``--list``."""
-    p = argparse.ArgumentParser(prog="python -m evals.compare", description=__doc__.split("\n\n")[0],
+    p = OneLineParser(prog="python -m evals.compare", description=__doc__.split("\n\n")[0],
                                 epilog=EXIT_CODES_HELP, argument_default=None)
     add_arguments(p, choices={"executor": EXECUTORS.names()}, providers=", ".join(PROVIDERS.names()),
                   suites=", ".join(SUITES), executors="; ".join(EXECUTORS.get(n).description for n in EXECUTORS.names()))
@@ -93,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         exc: BaseException = caught
         while isinstance(exc, BaseExceptionGroup):  # the runner's task groups wrap what their tasks raised
             exc = exc.exceptions[0]
+        if isinstance(exc, Terminated):
+            return fail("terminated (SIGTERM) before the run started; nothing was run", EXIT_TERMINATED)
         if isinstance(exc, KeyboardInterrupt):
             return fail("interrupted before the run started; nothing was run", 130)
         if isinstance(exc, sqlite3.Error):
@@ -186,4 +199,5 @@ def run_config(cfg: RunConfig, console: Console, out: Console) -> int:
 
 if __name__ == "__main__":
     signal.signal(signal.SIGINT, signal.default_int_handler)  # from here main() reports Ctrl-C
+    signal.signal(signal.SIGTERM, on_sigterm)  # and SIGTERM, the same way (exit code 143)
     sys.exit(main())

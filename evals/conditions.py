@@ -190,25 +190,34 @@ class VariantCondition(BaseCondition):
         self.name = name
         self.variant = variant
         self.inner = inner or IntrinsicCondition()
-        self._siblings: dict[tuple[str, str, int, int | None], dict[str, Sample]] = {}
+        # per (variant, split, seed, size): the variant's first items of the split (how many asked for, by id)
+        self._siblings: dict[tuple[str, str, int, int | None], tuple[int | None, dict[str, Sample]]] = {}
 
-    def _sibling_samples(self, task: Task, split: str, seed: int) -> tuple[Task, dict[str, Sample]] | None:
+    def _twin(self, task: Task, sample: Sample, seed: int) -> tuple[Task, Sample | None] | None:
+        """The variant task and its item with ``sample``'s split and index (None: no such item). The variant's
+        split is drawn only as far as needed, growing fourfold (a --limit 2 run draws 8 items, not the split)."""
         name = variant_name(task.name, self.variant)
         if name is None:
             return None
         size = getattr(task, "size", None)
         sibling = get_task(name, size=size) if size is not None else get_task(name)
-        key = (name, split, seed, size)
-        if key not in self._siblings:
-            self._siblings[key] = {s.id: s for s in sibling.samples(split=split, seed=seed)}  # type: ignore[arg-type]
-        return sibling, self._siblings[key]
+        key = (name, sample.split, seed, size)
+        twin_id = sibling.name + sample.id[len(task.name):]
+        limit, items = self._siblings.get(key, (0, {}))
+        while twin_id not in items and limit is not None:
+            limit = max(8, 4 * limit)
+            drawn = sibling.samples(split=sample.split, seed=seed, limit=limit)  # type: ignore[arg-type]
+            items = {s.id: s for s in drawn}
+            if len(drawn) < limit:
+                limit = None  # the whole split is drawn
+            self._siblings[key] = (limit, items)
+        return sibling, items.get(twin_id)
 
     def prepare(self, sample: Sample, task: Task, ctx: AnswerContext) -> tuple[Sample, Task]:
-        found = self._sibling_samples(task, sample.split, ctx.seed)
-        if found is None or not sample.id.startswith(task.name + "/"):
+        found = self._twin(task, sample, ctx.seed) if sample.id.startswith(task.name + "/") else None
+        if found is None:
             raise NotApplicable(f"task {task.name} has no {self.variant!r} variant")
-        sibling, items = found
-        twin = items.get(sibling.name + sample.id[len(task.name):])
+        sibling, twin = found
         if twin is None or twin.target != sample.target:
             raise NotApplicable(f"{sibling.name} has no item matching {sample.id}")
         return twin, sibling

@@ -11,9 +11,10 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sqlite3
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +124,19 @@ def export(store: RunReader, formats: Iterable[str], out_dir: Path | None = None
         except InspectUnavailable as exc:
             raise ExportError(str(exc)) from None
     results = list(store.results())
-    return [WRITERS[f](results, out_dir / f"results.{f}") for f in formats if f != "inspect"] + paths
+    return [write_atomic(WRITERS[f], results, out_dir / f"results.{f}") for f in formats if f != "inspect"] + paths
+
+
+def write_atomic(writer: Callable[[list[SampleResult], Path], Path], results: list[SampleResult], path: Path) -> Path:
+    """``writer`` into a temporary file beside ``path``, then renamed over it: a full disk or a kill leaves the
+    old file (or none), never a cut one."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        writer(results, tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,8 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         formats = parse_formats(args.format)
-        for path in export(RunReader(args.run_dir), formats, args.output):
+        reader = RunReader(args.run_dir)
+        for path in export(reader, formats, args.output):
             print(path)
+        if reader.unreadable:
+            print(f"warning: {len(reader.unreadable)} stored results could not be read (corrupt) and are not "
+                  "exported", file=sys.stderr)
     except (ExportError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -14,7 +14,8 @@ import argparse
 import tomllib
 import types
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any, Literal, NoReturn, Union, get_args, get_origin
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,6 +23,7 @@ from agents.http_pool import DEFAULT_MAX_REPLY_BYTES
 from agents.model_call import RetryPolicy
 from agents.models import DEFAULT_MODEL, GenerationSettings
 from agents.protocol import DEFAULT_ANSWER_TOKENS, REASONING_ALLOWANCE
+from agents.secrets import redact
 from agents.tool_agent import AgentLimits
 
 Role = Literal["identity", "operational", "invocation"]
@@ -32,6 +34,13 @@ _RETRIES = RetryPolicy()
 
 class UsageError(Exception):
     """A bad flag or config value: reported on one line, exit code 2."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one ``error:`` line (exit code 2), like every other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
 
 
 def option(default: Any, help: str, *, role: Role, flags: tuple[str, ...] = (), config: bool = True,
@@ -212,8 +221,35 @@ def _config_names() -> dict[str, str]:
     return out
 
 
+LIST_KEYS = frozenset({"conditions", "tasks", "export", "dataset_kind"})  # a TOML list is joined with commas
+TYPE_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string", Path: "a path (string)"}
+
+
+def _config_value(raw_key: str, key: str, value: Any, path: Path) -> Any:
+    """``value`` of the TOML key ``raw_key`` as option ``key`` takes it, never coerced: an integer option refuses
+    2.7, a switch refuses 0; a list of strings is joined for the comma-separated options, ``size`` takes an
+    integer as its digits. Raises UsageError."""
+    kind = kind_of(key)
+    if kind is list:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise UsageError(f"option {raw_key!r} in {path} must be a list of strings, got {value!r}")
+        return value
+    if key in LIST_KEYS and isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ",".join(value)
+    if key == "size" and isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    ok = (isinstance(value, bool) if kind is bool
+          else isinstance(value, int) and not isinstance(value, bool) if kind is int
+          else isinstance(value, int | float) and not isinstance(value, bool) if kind is float
+          else isinstance(value, str))
+    if not ok:
+        raise UsageError(f"option {raw_key!r} in {path} must be {TYPE_WORDS.get(kind, kind.__name__)}, got "
+                         f"{value!r}")
+    return Path(value) if kind is Path else float(value) if kind is float else value
+
+
 def load_config(path: Path) -> dict[str, Any]:
-    """Options from a TOML file; unknown keys and wrong types are usage errors."""
+    """Options from a TOML file; unknown keys and wrong types (nothing is coerced) are usage errors."""
     try:
         data = tomllib.loads(Path(path).read_text())
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -224,26 +260,61 @@ def load_config(path: Path) -> dict[str, Any]:
         key = raw_key.replace("-", "_")
         if key == "mcp":  # [mcp.NAME] tables: MCP servers as tool sets (evals.mcp)
             continue
-        if key == "no_cache":
-            key, value = "cache", not value
+        negated = key == "no_cache"
+        if negated:
+            key = "cache"
         if key not in names:
             valid = ", ".join(flags_of(n)[0].lstrip("-") for n in RunConfig.model_fields if _meta(n)["config"])
             raise UsageError(f"unknown option {raw_key!r} in {path}; valid options: {valid}")
-        key, kind = names[key], kind_of(names[key])
-        if kind is list:
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise UsageError(f"option {raw_key!r} in {path} must be a list of strings, got {value!r}")
-            out[key] = value
-            continue
-        if isinstance(value, list) and kind is str:
-            value = ",".join(str(v) for v in value)
-        try:
-            if kind is bool and not isinstance(value, bool):
-                raise TypeError
-            out[key] = value if isinstance(value, kind) and not (kind is int and isinstance(value, bool)) else kind(value)
-        except (TypeError, ValueError):
-            raise UsageError(f"option {raw_key!r} in {path} must be {kind.__name__}, got {value!r}") from None
+        name = names[key]
+        if name in out:
+            raise UsageError(f"option {raw_key!r} in {path} sets {flags_of(name)[0]} a second time")
+        checked = _config_value(raw_key, name, value, path)
+        out[name] = not checked if negated else checked
     return out
+
+
+# Bounds of numeric options, (least, most) with None for no bound; checked for every run, resumed or not.
+BOUNDS: dict[str, tuple[float | None, float | None]] = {
+    "limit": (1, 10_000_000), "epochs": (1, 1000), "seed": (-(2**53), 2**53), "temperature": (0, 2),
+    "max_tokens": (1, 1_000_000), "max_steps": (1, 1000), "max_tool_calls": (0, 10_000),
+    "max_sample_tokens": (1, 10**9), "max_reply_bytes": (1024, 2**30), "max_attempts": (1, 100),
+    "max_connections": (1, 1024), "ray_workers": (1, 100_000), "retry_base_delay_s": (0, 3600),
+    "local_slots": (1, 64), "thinking_budget": (0, 1_000_000),
+}
+POSITIVE_MAX = {"sample_timeout_s": 7 * 86400, "call_timeout_s": 86400}  # > 0 and at most this many seconds
+
+
+def check_base_url(url: str) -> None:
+    """An http(s) URL with a host and neither query nor fragment (the client appends ``/chat/completions`` to
+    the path: a query would swallow it); raises UsageError."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number
+    except ValueError as exc:
+        raise UsageError(f"--base-url {redact(url)!r} is not a valid URL ({exc})") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"--base-url {redact(url)!r} must be an http:// or https:// URL with a host, e.g. "
+                         "http://127.0.0.1:8000/v1")
+    if parts.query or parts.fragment or url.rstrip().endswith(("?", "#")):
+        raise UsageError(f"--base-url {redact(url)!r} must not carry a query string or fragment (the client "
+                         "appends /chat/completions to its path); give a key with --api-key-env NAME")
+
+
+def check_bounds(cfg: RunConfig) -> None:
+    """Every numeric option within its bounds (:data:`BOUNDS`, :data:`POSITIVE_MAX`); raises UsageError."""
+    for name, (least, most) in BOUNDS.items():
+        value = getattr(cfg, name)
+        if value is None:
+            continue
+        if least is not None and value < least:
+            raise UsageError(f"{flags_of(name)[0]} must be >= {least}, got {value}")
+        if most is not None and value > most:
+            raise UsageError(f"{flags_of(name)[0]} must be <= {most:,}, got {value}")
+    for name, most in POSITIVE_MAX.items():
+        value = getattr(cfg, name)
+        if not 0 < value <= most:
+            raise UsageError(f"{flags_of(name)[0]} must be > 0 and <= {most:,} seconds, got {value}")
 
 
 def resolve(args: argparse.Namespace) -> RunConfig:

@@ -10,13 +10,18 @@ import math
 import os
 import secrets
 import sqlite3
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.models import parse_model
+from agents.providers import PROVIDERS
+from agents.secrets import add_secret_url
+from evals.conditions import forced_call_error, get_condition
 from evals.export import ExportError, parse_formats
-from evals.options import RunConfig, UsageError
+from evals.options import RunConfig, UsageError, check_base_url, check_bounds
 from evals.pricing import PriceError, PriceTable
 from evals.records import RunSpec, SampleResult
 from evals.specs import make_spec, resumed_spec
@@ -53,8 +58,13 @@ def check_values(cfg: RunConfig) -> None:
         raise UsageError("--output must name a directory")
     if cfg.tasks is not None and not [t for t in str(cfg.tasks).split(",") if t.strip()]:
         raise UsageError(f"--tasks names no task ({cfg.tasks!r}); e.g. --tasks 'gpsbench.*'")
-    if cfg.max_reply_bytes < 1024:
-        raise UsageError("--max-reply-bytes must be >= 1024")
+    check_bounds(cfg)
+    if cfg.base_url is not None:
+        check_base_url(cfg.base_url)
+        add_secret_url(cfg.base_url)  # a user:pass@ in it is masked everywhere, as is the Basic header it makes
+    if cfg.resume is not None and cfg.output is not None and Path(cfg.output).resolve() != Path(cfg.resume).resolve():
+        raise UsageError("--output cannot be combined with --resume: a resumed run writes into its own directory "
+                         f"({cfg.resume})")
     if cfg.api_key_env and not os.environ.get(cfg.api_key_env):
         raise UsageError(f"--api-key-env {cfg.api_key_env}: that environment variable is not set")
     for flag, value in (("--output", cfg.output), ("--resume", cfg.resume)):
@@ -89,9 +99,16 @@ def _check_run_dir(flag: str, run_dir: Path) -> None:
             row = db.execute("SELECT spec FROM run LIMIT 1").fetchone()
             if row is not None:
                 RunSpec.model_validate_json(row[0])
-            row = db.execute("SELECT record FROM results LIMIT 1").fetchone()
-            if row is not None:
-                SampleResult.model_validate_json(row[0])
+            rows = db.execute("SELECT record FROM results LIMIT 16").fetchall()
+            errors = []
+            for (record,) in rows:  # one corrupt row is answered again (RunStore.drop_unreadable): none readable is
+                try:  # another version's store
+                    SampleResult.model_validate_json(record)
+                    break
+                except ValueError as exc:
+                    errors.append(exc)
+            if rows and len(errors) == len(rows):
+                raise errors[0]
         finally:
             db.close()
     except (sqlite3.Error, ValueError) as exc:
@@ -152,9 +169,34 @@ def _open_resumed(run_dir: Path, cfg: RunConfig) -> tuple[RunStore, str, RunSpec
         raise
 
 
+def check_measurable(spec: RunSpec) -> None:
+    """A run that can be measured: a key its provider can send, conditions its limits allow (``tools-required``
+    needs two steps where the provider forces the call); raises UsageError, before any directory is written."""
+    provider = PROVIDERS.get(parse_model(spec.model).provider)
+    if missing := provider.missing_key(spec.base_url, spec.api_key_env):
+        raise UsageError(missing)
+    conditions = [get_condition(c) for c in spec.conditions]
+    if error := forced_call_error(conditions, provider.forced_tool_choice, spec.max_steps):
+        raise UsageError(error)
+
+
+OUR_FILES = ("results.json", "report.html", "results.jsonl", "results.csv", "results.parquet", "server.log")
+
+
+def _check_not_foreign(run_dir: Path) -> None:
+    """A directory holding files of our names but no run store is someone's own: never written over."""
+    if run_dir.is_dir() and not (run_dir / "run.sqlite").exists():
+        theirs = [name for name in OUR_FILES if (run_dir / name).exists()]
+        if theirs:
+            raise UsageError(f"--output {run_dir} holds {', '.join(theirs)} but no run store (run.sqlite): not a "
+                             "geogap run directory, and a run would overwrite them; choose another --output")
+
+
 def _open_new(cfg: RunConfig) -> tuple[RunStore, str, RunSpec, Path, bool]:
     spec = make_spec(cfg)
+    check_measurable(spec)
     run_dir = Path(cfg.output or default_run_dir(spec.model))
+    _check_not_foreign(run_dir)
     store = open_exclusive(run_dir)
     previous = store.read_spec()
     if previous is not None:
@@ -197,6 +239,11 @@ def prepare(cfg: RunConfig) -> Prepared:
         run_dir = Path(cfg.resume)
         store, run_id, spec = _open_resumed(run_dir, cfg)
         resumed = True
+        try:
+            check_measurable(spec)
+        except UsageError:
+            store.close()
+            raise
     else:
         store, run_id, spec, run_dir, resumed = _open_new(cfg)
     try:
@@ -212,6 +259,9 @@ def prepare(cfg: RunConfig) -> Prepared:
             raise UsageError(f"the tasks now generate different samples than the run in {run_dir} "
                              f"(dataset hash {digest} ≠ {stored_spec[1].dataset_hash}); start a new --output")
     spec = spec.model_copy(update={"dataset_hash": digest})
+    if dropped := store.drop_unreadable():
+        print(f"warning: {dropped} stored results of {run_dir} could not be read (corrupt) and are answered again",
+              file=sys.stderr)
     store.write_spec(run_id, spec)
     store.add_samples([s for s, _ in work])
     return Prepared(spec, run_id, run_dir, store, work, prices, formats,

@@ -25,7 +25,7 @@ from agents.models import UnknownProviderError, parse_model
 from agents.providers import PROVIDERS, ServerUnavailable
 from agents.secrets import redact
 from evals.analysis import TaskComparison, usage
-from evals.conditions import forced_call_error, unforced_note
+from evals.conditions import unforced_note
 from evals.endpoints import SpecEndpointFactory
 from evals.estimate import EXIT_COST_CAP, CostCapReached, CostMeter
 from evals.executors import Executor, ExecutorUnavailable, Job
@@ -56,6 +56,18 @@ EXIT_STOPPED = 4  # the run stopped early: its model server died or its endpoint
 # EXIT_COST_CAP = 5 (evals.estimate): the run's spend reached --max-cost (--resume continues)
 
 
+EXIT_TERMINATED = 143  # stopped by SIGTERM (128 + 15); completed samples are kept
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread by :func:`on_sigterm` so that it unwinds as Ctrl-C does."""
+
+
+def on_sigterm(signum: int, frame: object) -> None:
+    """The SIGTERM handler of the CLI: stop like Ctrl-C (completed samples are stored), exit code 143."""
+    raise Terminated
+
+
 class RunFailed(Exception):
     """The run could not go on; ``code`` is the exit code, the message one line (already printed if empty)."""
 
@@ -80,8 +92,6 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
     provider = PROVIDERS.get(model.provider)
     if note := unforced_note(spec.model, conditions, provider.forced_tool_choice):
         console.print(note, markup=False, highlight=False)
-    if error := forced_call_error(conditions, provider.forced_tool_choice, spec.max_steps):
-        raise RunFailed(error, EXIT_USAGE)
     meter = CostMeter(max_cost, run.store.results(with_trace=False)) if max_cost is not None else None
     if meter is not None:
         try:
@@ -160,9 +170,11 @@ def execute_job(job: Job, executor: Executor, todo: int, console: Console, run_d
             print(f"error: {redact(f'run stopped: {exc}')}", file=sys.stderr)
             print(f"completed samples are stored; resume with --resume {run_dir}", file=sys.stderr)
             raise RunFailed("", EXIT_STOPPED) from None
-        except KeyboardInterrupt:
-            console.print(f"interrupted: completed samples are stored; resume with --resume {run_dir}")
-            raise RunFailed("", 130) from None
+        except KeyboardInterrupt as exc:
+            how, code = ("terminated (SIGTERM)", EXIT_TERMINATED) if isinstance(exc, Terminated) else ("interrupted", 130)
+            progress.stop()
+            print(f"error: {how}: completed samples are stored; resume with --resume {run_dir}", file=sys.stderr)
+            raise RunFailed("", code) from None
 
 
 def ended_lines(pooled: TaskComparison, max_tokens: int | None) -> list[str]:

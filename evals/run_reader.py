@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from evals.records import RunSpec, SampleResult
 from tasks.records import Sample
@@ -52,6 +52,25 @@ class Cell:
         return self.status == "error"
 
 
+SAME_AS_FINAL_TEXT = "\x00geogap:same-as-final-text"  # a long final text's copy, stored once (evals.store)
+DEDUP_MIN_CHARS = 65_536
+
+
+def _restore_copies(data: dict[str, Any]) -> None:
+    """Put a result's final text back where the store left :data:`SAME_AS_FINAL_TEXT` in its place."""
+    text = data.get("final_text")
+    parsed = data.get("parsed")
+    if isinstance(parsed, dict) and parsed.get("raw") == SAME_AS_FINAL_TEXT:
+        parsed["raw"] = text
+    for event in data.get("trace") or ():
+        if isinstance(event, dict):
+            if event.get("raw_text") == SAME_AS_FINAL_TEXT:
+                event["raw_text"] = text
+            out = event.get("message_out")
+            if isinstance(out, dict) and out.get("content") == SAME_AS_FINAL_TEXT:
+                out["content"] = text
+
+
 class RunReader:
     """Read-only queries on one run directory's store."""
 
@@ -60,6 +79,7 @@ class RunReader:
         self.path = self.run_dir / DB_NAME
         if not self.path.is_file():
             raise FileNotFoundError(f"no run store in {self.run_dir} (expected {DB_NAME})")
+        self.unreadable: set[Key] = set()  # results whose stored record could not be read (skipped by results())
 
     def connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=False,
@@ -130,10 +150,16 @@ class RunReader:
                 for sid, cond, epoch, rec in db.execute(
                         "SELECT sample_id, condition, epoch, record FROM results" + _where(chunk)
                         + " ORDER BY task, sample_id, condition, epoch", chunk or ()).fetchall():
-                    data = json.loads(rec)
-                    if with_trace:
-                        data["trace"] = events.get((sid, cond, int(epoch)), [])
-                    yield SampleResult.model_validate(data)
+                    try:
+                        data = json.loads(rec)
+                        if with_trace:
+                            data["trace"] = events.get((sid, cond, int(epoch)), [])
+                        _restore_copies(data)
+                        result = SampleResult.model_validate(data)
+                    except (ValueError, TypeError):  # a corrupt row: left out, counted (RunStore drops it on resume)
+                        self.unreadable.add((sid, cond, int(epoch)))
+                        continue
+                    yield result
 
     def cells(self) -> Iterator[tuple[str, int, str, str, Cell]]:
         """(sample id, epoch, condition, task, cell) for every stored result."""

@@ -119,19 +119,6 @@ def _select(cfg: RunConfig) -> tuple[dict[str, int | None], list[str], RunConfig
     return limits, [c.name for c in conds], cfg
 
 
-def _check_bounds(cfg: RunConfig) -> None:
-    for key in ("limit", "epochs", "max_tokens", "max_steps", "max_connections", "max_attempts", "max_sample_tokens",
-                "ray_workers", "local_slots"):
-        if getattr(cfg, key) is not None and getattr(cfg, key) < 1:
-            raise UsageError(f"{flags_of(key)[0]} must be >= 1")
-    if cfg.retry_base_delay_s < 0:
-        raise UsageError("--retry-delay must be >= 0")
-    if cfg.max_tool_calls < 0 or cfg.sample_timeout_s <= 0 or cfg.call_timeout_s <= 0 or \
-            (cfg.temperature is not None and cfg.temperature < 0) or (cfg.thinking_budget or 0) < 0:
-        raise UsageError("--max-tool-calls, --temperature and --thinking-budget must be >= 0, --sample-timeout and "
-                         "--call-timeout > 0")
-
-
 def flags_asked(settings: RunSettings) -> Asked:
     """The generation settings given by flags (or config); None where not given."""
     return Asked(max_tokens=settings.max_tokens, temperature=settings.temperature,
@@ -204,7 +191,6 @@ def make_spec(cfg: RunConfig) -> RunSpec:
     """Validate the options of a new run into its spec; raises UsageError with a one-line message."""
     limits, conditions, cfg = _select(cfg)
     size = parse_size(None if cfg.size is None else str(cfg.size))
-    _check_bounds(cfg)
     model = parse_model(cfg.model)
     provider = PROVIDERS.get(model.provider)
     try:

@@ -21,8 +21,9 @@ import time
 from pathlib import Path
 
 from agents.secrets import redact_json
+from agents.trace import ModelCallEvent
 from evals.records import RunSpec, SampleResult
-from evals.run_reader import DB_NAME, RunReader
+from evals.run_reader import DB_NAME, DEDUP_MIN_CHARS, SAME_AS_FINAL_TEXT, RunReader
 from tasks.records import Sample
 
 SCHEMA = """
@@ -41,6 +42,30 @@ CREATE TABLE IF NOT EXISTS events (
 LOCK_NAME = "run.lock"
 RESULT_COLUMNS = ("sample_id, condition, epoch, task, status, correct, value, parse_failed, record, created, "
                   "answer_status")
+
+
+def _stored_once(r: SampleResult) -> SampleResult:
+    """``r`` with the copies of a long final text (``SAME_AS_FINAL_TEXT`` or more characters: the parsed
+    answer's raw text, the model calls' raw text and returned content) replaced by :data:`SAME_AS_FINAL_TEXT`,
+    which :meth:`RunReader.results` puts back: a 4 MiB reply takes 4 MiB, not 16."""
+    text = r.final_text
+    if len(text) < DEDUP_MIN_CHARS:
+        return r
+    update: dict[str, object] = {}
+    if r.parsed is not None and r.parsed.raw == text:
+        update["parsed"] = r.parsed.model_copy(update={"raw": SAME_AS_FINAL_TEXT})
+    trace = []
+    for e in r.trace:
+        if isinstance(e, ModelCallEvent):
+            changes: dict[str, object] = {}
+            if e.raw_text == text:
+                changes["raw_text"] = SAME_AS_FINAL_TEXT
+            if e.message_out is not None and e.message_out.get("content") == text:
+                changes["message_out"] = {**e.message_out, "content": SAME_AS_FINAL_TEXT}
+            e = e.model_copy(update=changes) if changes else e
+        trace.append(e)
+    update["trace"] = trace
+    return r.model_copy(update=update)
 
 
 class RunDirInUse(RuntimeError):
@@ -69,6 +94,7 @@ class RunStore(RunReader):
         """Open (or create) the store; ``exclusive``: hold the directory's run lock until :meth:`close`."""
         self.run_dir = Path(run_dir)
         self.path = self.run_dir / DB_NAME
+        self.unreadable = set()
         if not create and not self.path.exists():
             raise FileNotFoundError(f"no run store in {self.run_dir} (expected {DB_NAME})")
         self.run_dir.mkdir(parents=True, exist_ok=True)
@@ -103,6 +129,19 @@ class RunStore(RunReader):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def drop_unreadable(self) -> int:
+        """Delete the results (and their events) whose stored record cannot be read, so that the run answers
+        those samples again; returns how many."""
+        for _ in self.results(with_trace=False):
+            pass
+        with self.db:
+            for key in self.unreadable:
+                for table in ("results", "events"):
+                    self.db.execute(f"DELETE FROM {table} WHERE sample_id=? AND condition=? AND epoch=?", key)
+        dropped = len(self.unreadable)
+        self.unreadable = set()
+        return dropped
+
     def write_spec(self, run_id: str, spec: RunSpec) -> None:
         with self.db:
             self.db.execute("DELETE FROM run WHERE id != ?", (run_id,))
@@ -117,7 +156,9 @@ class RunStore(RunReader):
             )
 
     def add_result(self, r: SampleResult) -> None:
-        """Store one result and its trace in a single transaction (replacing an earlier failed attempt)."""
+        """Store one result and its trace in a single transaction (replacing an earlier failed attempt); a long
+        reply is stored once (:func:`_stored_once`)."""
+        r = _stored_once(r)
         score = r.score
         with self.db:
             self.db.execute("DELETE FROM events WHERE sample_id=? AND condition=? AND epoch=?",

@@ -29,6 +29,8 @@ TIERS: dict[str, str] = {
     "tests/evals/test_mcp_runs.py": "slow",  # real MCP server processes, started twice per run
     "tests/tools/test_mcp_server.py": "slow",
     "tests/evals/test_readme_mcp_inspect.py": "slow",
+    "tests/test_extending_doc.py": "slow",
+    "tests/plugins/test_plugin_clash.py": "slow",
 }
 
 

@@ -46,8 +46,17 @@ def main(argv: list[str] | None = None) -> int:
         print("error: no readable run directory", file=sys.stderr)
         return 2
     if args.export:
-        index = export(viewer.runs, args.export, progress=lambda m: print(m, file=sys.stderr),
-                       board=viewer.leaderboard())
+        existing = next((q for q in (args.export, *args.export.parents) if q.exists()), None)
+        if existing is not None and not existing.is_dir():
+            print(f"error: --export {args.export}: {existing} is not a directory", file=sys.stderr)
+            return 2
+        try:
+            index = export(viewer.runs, args.export, progress=lambda m: print(m, file=sys.stderr),
+                           board=viewer.leaderboard())
+        except OSError as exc:  # permission denied, a full disk: the pages written so far are complete files
+            print(f"error: --export {args.export}: {exc.strerror or exc}{f' ({exc.filename})' if exc.filename else ''}",
+                  file=sys.stderr)
+            return 1
         print(index.resolve().as_uri())
         return 0
     if not is_loopback(args.host):

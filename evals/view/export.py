@@ -6,6 +6,7 @@ paginated; sorting and text search need the server.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,15 @@ Progress = Callable[[str], None]
 
 
 def _write(root: Path, rel: str, text: str) -> None:
+    """Write one page through a temporary file renamed over it: a full disk never leaves half a page."""
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def list_queries(run: RunHandle) -> list[ListQuery]:

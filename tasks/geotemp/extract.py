@@ -258,7 +258,7 @@ def normalize(text: str) -> str:
     t = re.sub(r"\b([AaPp])\.\s?[Mm]\.?(?=\W|$)", lambda m: m.group(1).upper() + "M", t)
     t = t.replace("**", "").replace("__", "").replace("`", "")
     t = re.sub(r"\\\[|\\\]|\\\(|\\\)|\\text\{([^}]*)\}", lambda m: m.group(1) or " ", t)
-    t = re.sub(r"(?m)^\s*#+\s*", "", t)
+    t = re.sub(r"(?m)^[ \t]*#+[ \t]*", "", t)  # not \s*: quadratic over blank lines
     t = _SLASH_ALTERNATIVE.sub(" / ", t)  # "03:37 PM/06:37 PM", "..., 2023/06:37 PM": a slash before a time
     return _ABBREV.sub(lambda m: m.group(1), t)
 

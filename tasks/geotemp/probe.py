@@ -126,7 +126,7 @@ class TimeZoneProbeTask(GeneratedTask[ProbeTarget, int]):
         locs = locations()
         if not 1 <= size <= len(locs):
             raise ValueError(f"size must be within [1, {len(locs)}] (one item per location), got {size}")
-        rng = random.Random(stable_seed(self.name, self.year, seed))
+        rng = random.Random(stable_seed(self.item_key, self.year, seed))  # a variant: its base's items
         for i, index in enumerate(rng.sample(range(len(locs)), size)):
             loc = locs[index]
             offsets = offsets_in_year(loc.zone, self.year)

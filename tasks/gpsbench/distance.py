@@ -47,7 +47,7 @@ class DistanceTask(GeneratedTask[DistanceTarget, float]):
     default_size = 200
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[DistanceTarget]]:
-        rng = random.Random(stable_seed(self.name, seed))
+        rng = random.Random(stable_seed(self.item_key, seed))  # a variant draws its base's items
         for i in range(size):
             a, b = sample_global(rng, 2, MIN_SEPARATION_KM)
             (la1, lo1), (la2, lo2) = rounded(a.lat, a.lon), rounded(b.lat, b.lon)

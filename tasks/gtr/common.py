@@ -66,7 +66,7 @@ class GTRBase(GeneratedTask[TargetT, ValueT]):
     def sample_at(self, seed: int, index: int, size: int) -> Sample[TargetT]:
         kind: Kind = KINDS[index % 2]
         want: Tier = TIERS[(index // 2) % len(TIERS)]
-        rng = random.Random(stable_seed(self.name, seed, index))
+        rng = random.Random(stable_seed(self.item_key, seed, index))  # a variant draws its base's items
         fallback: tuple[CameraNetwork, Item, Tier] | None = None
         for attempt in range(MAX_TRIES):
             if attempt % TRIES_PER_NETWORK == 0:

@@ -14,6 +14,7 @@ answering it — as llama.cpp built for instructions the CPU cannot run does.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -31,6 +32,7 @@ class Reply:
     raw: bytes | None = None
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
+    cut_at: int | None = None  # send only this many bytes of the body (its full length declared), then close
 
 
 def completion(content: str | None = "", tool_calls: list[tuple[str, str]] | None = None,
@@ -101,6 +103,12 @@ class FaultServer:
                     for k, v in reply.headers.items():
                         self.send_header(k, v)
                     self.end_headers()
+                    if reply.cut_at is not None:
+                        self.wfile.write(data[:reply.cut_at])
+                        self.wfile.flush()
+                        self.close_connection = True
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                        return
                     self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
                     pass

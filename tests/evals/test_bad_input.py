@@ -10,11 +10,15 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer, completion
+from langchain_core.messages import AIMessage
 
 import evals.compare as compare_cli
 import evals.prepare as prepare
+from agents.call_cache import CallCache
+from evals.cache import main as cache_main
 from evals.compare import main
 from evals.export import main as export_main
+from evals.options import BOUNDS, LIST_KEYS, RunConfig, _meta, flags_of, kind_of, load_config
 from evals.records import RunSpec
 from evals.store import RunStore
 from evals.view.__main__ import main as view_main
@@ -242,3 +246,223 @@ def test_viewer_skips_a_store_without_results(tmp_path: Path, capsys: pytest.Cap
     err = capsys.readouterr().err
     assert "Traceback" not in err and "no such table: results" in err
     assert (tmp_path / "site" / "index.html").exists()
+
+
+# The bad-input suite: every flag and TOML key of evals.compare (types, bounds, unknown keys, duplicates), base
+# URLs, models, paths and conflicts, and the other commands. Each input is one ``error:`` line naming what was
+# wrong, the documented exit code (2: usage error), no traceback, and no run directory.
+
+INT_OPTIONS = [n for n in RunConfig.model_fields if kind_of(n) is int]
+FLOAT_OPTIONS = [n for n in RunConfig.model_fields if kind_of(n) is float]
+OUT_OF_BOUNDS = {"temperature": ("-0.1", "2.5"), "sample_timeout_s": ("0", "1e9"), "call_timeout_s": ("-1", "1e9"),
+                 "retry_base_delay_s": ("-1", "1e5")}
+
+
+def _flag_cases() -> list[tuple[list[str], str]]:
+    cases: list[tuple[list[str], str]] = []
+    for name in INT_OPTIONS:
+        flag = flags_of(name)[0]
+        least, most = BOUNDS[name]
+        cases += [([flag, bad], flag) for bad in ("abc", "2.7", "")]  # not an integer: argparse's one line
+        cases += [([flag, str(int(least) - 1)], flag), ([flag, str(int(most) + 1)], flag)]
+    for name in FLOAT_OPTIONS:
+        flag = flags_of(name)[0]
+        cases += [([flag, bad], flag) for bad in ("abc", "nan", "inf", "-inf", *OUT_OF_BOUNDS[name])]
+    cases += [(["--base-url", url], "--base-url") for url in (
+        "http://[::1/v1", "http://127.0.0.1:99999/v1", "http://127.0.0.1:port/v1", "ftp://127.0.0.1/v1", "127.0.0.1:8000",
+        "http:///v1", "http://127.0.0.1:8000/v1?api_key=abc", "http://127.0.0.1:8000/v1#frag", "", "   ")]
+    cases += [(["--model", m], m or "provider/name") for m in ("", "noslash", "nope/x", "scripted/no_such_module:f",
+                                                                 "scripted/json:no_such_function")]
+    cases += [(["--tasks", t], t) for t in ("warp.drive", "gpsbench.nope*", ",,,")]
+    cases += [(["--condition", c], n) for c, n in (("warp", "warp"), ("tools[warp]", "warp"), ("intrinsic,nope", "nope"))]
+    cases += [(["--split", "val"], "--split"), (["--export", "xml"], "xml"), (["--executor", "nope"], "--executor"),
+              (["--size", "0"], "--size"), (["--size", "-5"], "--size"), (["--size", "abc"], "--size"),
+              (["--size", "1e9"], "--size"), (["--size", "999999999"], "--size"),
+              (["--api-key-env", "GEOGAP_NO_SUCH_VARIABLE"], "GEOGAP_NO_SUCH_VARIABLE"),
+              (["--compare-paper"], "--compare-paper"), (["--suite", "gpsbench-paper"], "--suite"),
+              (["--no-such-flag"], "--no-such-flag"), (["--cache", "--no-cache"], "--no-cache")]
+    return cases
+
+
+TYPE_PROBES: dict[type, list[str]] = {
+    int: ['"5"', "2.7", "true", "inf", "[1]", "{ a = 1 }"],
+    float: ['"0.5"', "true", "[0.5]", "{ a = 1 }"],
+    bool: ["0", "1", '"yes"', '"false"'],
+    str: ["5", "2.5", "true", "{ a = 1 }"],
+    Path: ["5", "true", "[1]"],
+}
+
+
+def _config_cases() -> list[tuple[str, str]]:
+    cases: list[tuple[str, str]] = []
+    for name in RunConfig.model_fields:
+        if not _meta(name)["config"]:
+            continue
+        key = flags_of(name)[0].lstrip("-")
+        kind = kind_of(name)
+        probes = [p for p in TYPE_PROBES[kind] if not (name == "size" and p == "5")]
+        if kind is str and name not in LIST_KEYS:
+            probes.append('["a"]')
+        if name in LIST_KEYS:
+            probes.append("[1, 2]")  # a list, but not of strings
+        cases += [(f"{key} = {p}\n", key) for p in probes]
+        cases.append((f"{key}x = 1\n", f"{key}x"))  # a typo is an unknown key, never ignored
+        if name in BOUNDS:
+            least, most = BOUNDS[name]
+            cases.append((f"{key} = {int(most) + 1 if kind is int else most * 10}\n", key))
+    cases += [("no-cache = 0\n", "no-cache"), ("no-cache = true\ncache = true\n", "cache"),
+              ("sample-timeout = 5.0\nsample_timeout_s = 6.0\n", "sample"),
+              ("condition = \"intrinsic\"\nconditions = \"tools\"\n", "condition"), ("seed = inf\n", "seed"),
+              ("seed = nan\n", "seed"), ("limit = 2.7\n", "limit"), ("limit = 0\n", "--limit"),
+              ("epochs = 1000000000\n", "--epochs"), ("max-connections = 100000000\n", "--max-connections"),
+              ("temperature = nan\n", "--temperature"), ("resume = \"x\"\n", "resume"),
+              ("[section]\nlimit = 1\n", "section"), ("limit = 1\nlimit = 2\n", "cannot read config")]
+    return cases
+
+
+FLAG_CASES = _flag_cases()
+CONFIG_CASES = _config_cases()
+
+
+def _exit_code(argv: list[str]) -> int:
+    try:
+        return main(argv)
+    except SystemExit as exc:  # argparse's own errors (one line too: evals.options.OneLineParser)
+        return int(exc.code or 0)
+
+
+@pytest.mark.parametrize("extra, names", FLAG_CASES, ids=[" ".join(c[0]) or "empty" for c in FLAG_CASES])
+def test_every_bad_flag_is_one_line_and_exit_2(extra: list[str], names: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
+    assert _exit_code([*_quick(tmp_path), *extra]) == 2
+    line = _one_error(capsys)
+    assert names in line, line  # the line names what was wrong
+    assert not (tmp_path / "run").exists() and not (tmp_path / "cache").exists()  # nothing written
+
+
+@pytest.mark.parametrize("content, names", CONFIG_CASES, ids=[c[0].strip().replace("\n", "; ") for c in CONFIG_CASES])
+def test_every_bad_config_value_is_one_line_and_exit_2(content: str, names: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "run.toml"
+    config.write_text(content)
+    argv = _quick(tmp_path)
+    del argv[argv.index("--limit"):argv.index("--limit") + 2]  # the command line would win over the file
+    assert _exit_code([*argv, "--config", str(config)]) == 2
+    line = _one_error(capsys)
+    assert names in line, line
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_suite_covers_every_option_and_200_inputs() -> None:
+    assert len(FLAG_CASES) + len(CONFIG_CASES) >= 200
+    config_keys = {flags_of(n)[0].lstrip("-") for n in RunConfig.model_fields if _meta(n)["config"]}
+    assert config_keys <= {names for _, names in CONFIG_CASES}
+    numeric = {flags_of(n)[0] for n in INT_OPTIONS + FLOAT_OPTIONS}
+    assert numeric <= {names for _, names in FLAG_CASES}
+
+
+def test_a_config_value_is_never_coerced(tmp_path: Path) -> None:
+    config = tmp_path / "run.toml"
+    config.write_text('tasks = ["gpsbench.distance"]\nsize = 200\ntemperature = 0\nno-cache = true\n')
+    assert load_config(config) == {"tasks": "gpsbench.distance", "size": "200", "temperature": 0.0, "cache": False}
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["prune", "--older-than-days", "-5"], "--older-than-days must be a finite number >= 0, got -5"),
+    (["prune", "--older-than-days", "nan"], "--older-than-days must be a finite number >= 0, got nan"),
+    (["prune", "--older-than-days", "inf"], "--older-than-days must be a finite number >= 0, got inf"),
+    (["prune", "--older-than-days", "x"], "invalid float value: 'x'"),
+    (["nope"], "invalid choice: 'nope'"),
+])
+def test_bad_cache_commands_change_nothing(argv: list[str], line: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "calls.sqlite"
+    cache = CallCache(path)
+    cache.put("k", "m/x", AIMessage("hello"))
+    cache.close()
+    try:
+        rc = cache_main(["--path", str(path), *argv])
+    except SystemExit as exc:
+        rc = int(exc.code or 0)
+    assert rc == 2 and line in _one_error(capsys)
+    kept = CallCache(path)
+    assert [s.entries for s in kept.summary()] == [1]  # nothing deleted
+    kept.close()
+
+
+@pytest.mark.parametrize("content", [b"not a database " * 300, b""])
+def test_a_cache_path_that_is_not_a_cache_is_one_line(content: bytes, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mine.db"
+    if content:
+        path.write_bytes(content)
+    else:  # another program's SQLite database: never given our table
+        with sqlite3.connect(path) as db:
+            db.execute("CREATE TABLE notes (x TEXT)")
+    before = path.read_bytes()
+    for command in (["list"], ["clear"], ["prune", "--older-than-days", "1"]):
+        assert cache_main(["--path", str(path), *command]) == 2
+        assert "is not a model-call cache" in _one_error(capsys)
+    assert path.read_bytes() == before
+    assert cache_main(["--path", str(tmp_path), "list"]) == 2 and "is not a file" in _one_error(capsys)
+
+
+def test_viewer_export_onto_a_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with RunStore(tmp_path / "good") as store:
+        store.write_spec("r", RunSpec(model="m/x", tasks=["t"], conditions=["intrinsic"]))
+    (tmp_path / "site").write_text("my notes")
+    for target in (tmp_path / "site", tmp_path / "site" / "deeper"):
+        assert view_main([str(tmp_path / "good"), "--export", str(target)]) == 2
+        assert "is not a directory" in _one_error(capsys)
+    assert (tmp_path / "site").read_text() == "my notes"
+
+
+def test_resume_with_another_output_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "run").mkdir()
+    assert main(["--resume", str(tmp_path / "run"), "--output", str(tmp_path / "elsewhere")]) == 2
+    assert "--output cannot be combined with --resume" in _one_error(capsys)
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_an_output_holding_a_users_own_files_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mine = tmp_path / "run"
+    mine.mkdir()
+    (mine / "results.json").write_text('{"mine": true}')
+    (mine / "report.html").write_text("<p>my report</p>")
+    assert main(_quick(tmp_path)) == 2
+    assert "holds results.json, report.html but no run store" in _one_error(capsys)
+    assert (mine / "results.json").read_text() == '{"mine": true}' and sorted(p.name for p in mine.iterdir()) == [
+        "report.html", "results.json"]
+
+
+def test_a_missing_provider_key_is_one_line_before_anything_is_written(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str],
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main(["--model", "openai/gpt-4o-mini", "--tasks", TASK, "--limit", "1", "--condition", "intrinsic",
+                 "--output", str(tmp_path / "run")]) == 2
+    assert "openai/ models need a key: set OPENAI_API_KEY" in _one_error(capsys)
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_corrupt_result_row_is_answered_again_on_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
+    with FaultServer(lambda body, headers, n: completion("FINAL ANSWER: 5 km")) as server:
+        args = ["--model", "openai-compatible/fake", "--base-url", server.url, "--tasks", TASK, "--limit", "3",
+                "--condition", "intrinsic", "--output", str(tmp_path / "run"), "--no-cache"]
+        assert main(args) == 0
+        with sqlite3.connect(tmp_path / "run" / "run.sqlite") as db:
+            (victim,) = db.execute("SELECT sample_id FROM results ORDER BY rowid LIMIT 1").fetchone()  # read first
+            db.execute("UPDATE results SET record = '{\"cut' WHERE sample_id = ?", (victim,))
+        assert export_main([str(tmp_path / "run")]) == 0  # readers skip it, with a warning
+        assert "1 stored results could not be read" in capsys.readouterr().err
+        calls = len(server.requests)
+        assert main(["--resume", str(tmp_path / "run")]) == 0
+        assert len(server.requests) == calls + 1  # exactly the unreadable one was answered again
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "1 stored results of" in err
+    with RunStore(tmp_path / "run") as store:
+        assert len(list(store.results())) == 3 and not store.unreadable

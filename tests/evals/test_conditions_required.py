@@ -193,8 +193,12 @@ def test_a_forced_call_with_one_step_is_refused_before_any_call(steps: str, code
     forced = ("error: tools-required forces a tool call on the first model call, so --max-steps 1 leaves no call to "
               "answer with; use --max-steps 2 or more")
     assert errors == ([forced] if steps == "1" else [])
+    if steps == "1":  # refused before its directory is written: the corrected command may use the same --output
+        assert not (tmp_path / "run").exists()
+        argv[argv.index("--max-steps") + 1] = "2"
+        assert main(argv) == 3
     with RunStore(tmp_path / "run", create=False) as store:
-        assert (list(store.results()) == []) == (steps == "1")
+        assert len(list(store.results())) == 2
 
 
 def test_a_forced_call_error_only_where_the_provider_forces_and_one_step_is_allowed() -> None:

@@ -44,7 +44,7 @@ def test_a_run_with_a_fake_key_leaves_no_trace_of_it(tmp_path: Path, monkeypatch
 
     run_dir = tmp_path / "run"
     with FaultServer(respond) as server:
-        rc = main(["--model", "openai-compatible/fake", "--base-url", server.url + f"?api_key={KEY}",
+        rc = main(["--model", "openai-compatible/fake", "--base-url", server.url,
                    "--tasks", TASK, "--limit", "3", "--condition", "intrinsic", "--output", str(run_dir),
                    "--export", "jsonl,csv,parquet", "--api-key-env", "OPENAI_API_KEY"])
         sent = [r["headers"].get("authorization") for r in server.requests]

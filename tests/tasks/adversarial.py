@@ -435,6 +435,14 @@ def task_samples(name: str) -> tuple[Sample, ...]:
     return tuple(pool[:SAMPLES_PER_TASK])
 
 
+def has_kit(name: str) -> bool:
+    """Whether the corpus knows how to answer ``name`` (a task registered later may have no kit here)."""
+    try:
+        return all(kit_for(s) is not None for s in task_samples(name))
+    except KeyError:
+        return False
+
+
 def build_corpus(names: list[str] | None = None) -> list[Case]:
     """The whole corpus over ``names`` (default: every registered task)."""
     return [c for name in (names or task_names()) for s in task_samples(name) for c in cases_for(s)]

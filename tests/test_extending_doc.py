@@ -1,0 +1,91 @@
+"""docs/extending.md run as written: every Python example passes ruff, and the task, tool set, condition and
+provider it shows, installed as one plug-in, register and work; the registration-sensitive tests still pass with
+them registered (the suite is indifferent to new registrations)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "extending.md"
+
+
+def blocks() -> dict[str, str]:
+    """Each Python example by the file its first line names (examples of one file joined)."""
+    out: dict[str, str] = {}
+    for code in re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S):
+        name = code.splitlines()[0].removeprefix("# ").split(":")[0].strip()
+        out[name] = out.get(name, "") + code
+    return out
+
+
+def test_every_example_passes_ruff(tmp_path: Path) -> None:
+    for i, code in enumerate(re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)):
+        (tmp_path / f"example_{i}.py").write_text(code)
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--config",
+                           str(ROOT / "pyproject.toml"), str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stdout
+
+
+def installed_doc_plugin(where: Path) -> dict[str, str]:
+    """The page's examples as one installed plug-in: the task and tool set modules, and my_plugin (condition and
+    provider), each named in the ``geogap`` entry-point group."""
+    examples = blocks()
+    (where / "doc_antipode.py").write_text(examples["tasks/gpsbench/antipode.py"])
+    (where / "doc_kinematics.py").write_text(examples["tools/kinematics.py"])
+    (where / "my_plugin").mkdir()
+    (where / "my_plugin" / "__init__.py").write_text(examples["my_plugin/__init__.py"])
+    info = where / "doc_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: doc-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[geogap]\nantipode = doc_antipode\nkinematics = doc_kinematics\nmy_plugin = my_plugin\n")
+    return {**os.environ, "PYTHONPATH": f"{where}{os.pathsep}{ROOT}"}
+
+
+def test_the_examples_register_and_work(tmp_path: Path) -> None:
+    code = (
+        "import json\n"
+        "from tasks.registry import get_task, task_names\n"
+        "task = get_task('gpsbench.antipode')\n"
+        "sample = task.samples(limit=1)[0]\n"
+        "gold = sample.target\n"
+        "parsed = task.parse(f\"FINAL ANSWER: {gold['lat']}, {gold['lon']}\", sample)\n"
+        "assert task.score(parsed, sample).correct, parsed\n"
+        "assert 'gpsbench.antipode.terse' in task_names()\n"
+        "assert get_task('gpsbench.antipode.terse').samples(limit=1)[0].prompt.startswith('Antipode of')\n"
+        "from tools.registry import get_toolset\n"
+        "(speed,) = get_toolset('kinematics')\n"
+        "assert json.loads(speed.invoke({'distance_m': 100, 'seconds': 10})) == {'mps': 10.0, 'kmh': 36.0}\n"
+        "from evals.conditions import get_condition\n"
+        "assert get_condition('terse').name == 'terse'\n"
+        "from agents.providers import PROVIDERS\n"
+        "try:\n"
+        "    PROVIDERS.get('together').check('m', None)\n"
+        "except ValueError as exc:\n"
+        "    assert 'need --base-url' in str(exc)\n"
+        "from tools.registry import TOOLSETS\n"
+        "assert TOOLSETS.errors() == [], TOOLSETS.errors()\n"
+        "print('ok')\n")
+    env = installed_doc_plugin(tmp_path)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
+    listed = subprocess.run([sys.executable, "-m", "evals.compare", "--list"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert listed.returncode == 0, listed.stderr[-2000:]
+    assert all(name in listed.stdout for name in ("gpsbench.antipode", "kinematics", "terse", "together"))
+
+
+def test_registration_sensitive_tests_pass_with_the_examples_registered(tmp_path: Path) -> None:
+    env = installed_doc_plugin(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
+                           "tests/tasks/test_task_registry.py", "tests/tasks/test_adversarial.py", "-k",
+                           "antipode or registered_twice or imported_only", "-rs"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "failed" not in done.stdout and "gpsbench.antipode has no answer kit" in done.stdout
