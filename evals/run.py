@@ -4,6 +4,7 @@ executor with a progress bar, then print the table and write the report files.""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
@@ -177,14 +178,17 @@ def execute_job(job: Job, executor: Executor, todo: int, console: Console, run_d
             raise RunFailed("", code) from None
 
 
-def ended_lines(pooled: TaskComparison, max_tokens: int | None) -> list[str]:
-    """One line per condition with truncated or blocked answers: how many, and that they earn no credit."""
+def ended_lines(pooled: TaskComparison, caps: Sequence[int]) -> list[str]:
+    """One line per condition with truncated or blocked answers: how many, and that they earn no credit;
+    ``caps``: the output caps the tasks' generation protocols sent per call."""
     lines = []
+    shown = sorted(set(caps))
+    cap = (f"{shown[0]:,}" if len(shown) == 1 else f"{shown[0]:,} to {shown[-1]:,}") if shown else "the model's"
     for cond, s in pooled.conditions.items():
         cut, blocked = s.statuses.get("truncated", 0), s.statuses.get("blocked", 0)
         if cut:
-            lines.append(f"note: {cond}: {cut} of {s.n} answers were cut at the output-token limit (--max-tokens "
-                         f"{max_tokens} per call): status truncated, never credited, in n")
+            lines.append(f"note: {cond}: {cut} of {s.n} answers were cut at the output-token limit ({cap} tokens "
+                         "per call): status truncated, never credited, in n")
         if blocked:
             lines.append(f"note: {cond}: {blocked} of {s.n} answers were blocked by the provider's safety filter: "
                          "status blocked, never credited, in n")
@@ -225,7 +229,8 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
     comparisons = [TaskComparison.model_validate(t) for t in report["tasks"]]
     rows = comparisons + ([TaskComparison.model_validate(report["overall"])] if len(comparisons) > 1 else [])
     print_table(rows, spec.conditions, out, title=f"{spec.model} · split {spec.split} · seed {spec.seed}")
-    for line in ended_lines(TaskComparison.model_validate(report["overall"]), spec.max_tokens):
+    for line in ended_lines(TaskComparison.model_validate(report["overall"]),
+                            [p.max_tokens for p in spec.generation.values()]):
         out.print(line, markup=False, highlight=False)
     if spec.suite:
         from evals.paper_tables import add_paper_tables

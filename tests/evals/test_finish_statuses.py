@@ -76,7 +76,7 @@ def test_a_reply_cut_at_the_token_limit_is_truncated_and_never_credited(tmp_path
     assert s["statuses"]["truncated"] == 2 and s["correct"] == 0 and s["accuracy"] == 0.0
     assert s["truncated_share"] == 1.0 and s["output_tokens_per_sample"] == {"mean": 50.0, "median": 50.0}
     assert status_cell(printed) == "0/0/0/0/100/0" and "truncated" in printed
-    assert "note: intrinsic: 2 of 2 answers were cut at the output-token limit (--max-tokens 512 per call)" in printed
+    assert "note: intrinsic: 2 of 2 answers were cut at the output-token limit (512 tokens per call)" in printed
     assert {r["answer_status"] for r in rows} == {"truncated"} and {r["finish_reason"] for r in rows} == {"length"}
     assert {r["correct"] for r in rows} == {"False"}
     stored = {r["sample_id"]: r for r in map(json.loads, (tmp_path / "run" / "results.jsonl").read_text().splitlines())}

@@ -103,7 +103,7 @@ def test_the_leaderboard_holds_each_models_gap_and_their_difference(two_models: 
     assert he["gap"]["tools"]["gap"] == 0.0 and he["conditions"]["tools"]["tool_adoption"] == 0.0
     assert he["conditions"]["tools"]["statuses"] == {"hedged": 1.0}
     assert he["conditions"]["intrinsic"]["statuses"] == {"answered": 1.0}
-    assert ex["cost_usd"] is None  # scripted models have no price: unknown, not 0
+    assert ex["cost_usd"] == 0.0  # scripted models are free (the built-in price table): known, 0
     [diff] = [d for d in board["differences"] if d["task"] == TASKS]
     assert (diff["a"], diff["b"], diff["n_items"]) == (EXPERT, HEDGER, n)
     assert diff["difference"] == pytest.approx(south / n)
@@ -113,7 +113,7 @@ def test_the_leaderboard_holds_each_models_gap_and_their_difference(two_models: 
 
 def test_the_terminal_shows_the_leaderboard_and_the_difference(two_models: dict) -> None:
     out = " ".join(two_models["out"].split())
-    assert f"{EXPERT} · tools vs intrinsic · cost unknown" in out and f"{HEDGER} · tools vs intrinsic" in out
+    assert f"{EXPERT} · tools vs intrinsic · cost $0.0000" in out and f"{HEDGER} · tools vs intrinsic" in out
     assert f"Difference of gaps (A − B), tools: A = {EXPERT}, B = {HEDGER}" in out
     board = json.loads((two_models["parent"] / "results.json").read_text())["leaderboard"]
     [diff] = [d for d in board["differences"] if d["task"] == TASKS]
@@ -156,7 +156,8 @@ def test_a_models_file_and_a_baseline_give_the_same_figures(two_models: dict, tm
     (["--model", f"{EXPERT},azure/gpt-4o"], "valid providers"),
     (["--model", f"{EXPERT},{HEDGER}", "--resume", "x"], "--resume takes one model's run directory"),
     (["--model", f"{EXPERT},{HEDGER}", "--baseline", "x"], "the leaderboard compares them"),
-    (["--model", f"{EXPERT},{HEDGER}", "--max-cost", "1"], "--max-cost needs the price of"),
+    (["--model", "openai-compatible/a,openai-compatible/b", "--base-url", "http://127.0.0.1:9/v1", "--max-cost", "1"],
+     "--max-cost needs the price of"),
 ])
 def test_bad_model_lists_are_one_line_errors_before_anything_runs(argv: list[str], needle: str, tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:

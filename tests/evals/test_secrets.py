@@ -112,8 +112,8 @@ def test_a_key_named_by_api_key_env_is_masked_whatever_its_name(tmp_path: Path, 
     assert rc == 3
     text = (tmp_path / "run" / "results.jsonl").read_text()
     assert f"Incorrect API key provided: {MASK}" in text
-    for path in (tmp_path / "run").iterdir():
-        assert b"gw7Qx2pLm9Zt" not in path.read_bytes(), f"{path.name} leaks the key"
+    for path in (tmp_path / "run").rglob("*"):  # figures/ and tables/ included
+        assert path.is_dir() or b"gw7Qx2pLm9Zt" not in path.read_bytes(), f"{path.name} leaks the key"
     assert "gw7Qx2pLm9Zt" not in "".join(capsys.readouterr())
 
 
