@@ -59,7 +59,7 @@ def model_list(cfg: RunConfig) -> list[str]:
         models = [m.strip() for m in cfg.model.split(",")]
         where = f"--model {cfg.model!r}"
     if not models or any(not m for m in models):
-        raise UsageError(f"{where} has an empty model name")
+        raise UsageError(f"{where} has an empty model name (each is provider/name, comma-separated)")
     repeated = sorted({m for m in models if models.count(m) > 1})
     if repeated:
         raise UsageError(f"{where} lists {', '.join(repeated)} twice")

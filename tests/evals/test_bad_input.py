@@ -255,7 +255,7 @@ def test_viewer_skips_a_store_without_results(tmp_path: Path, capsys: pytest.Cap
 INT_OPTIONS = [n for n in RunConfig.model_fields if kind_of(n) is int]
 FLOAT_OPTIONS = [n for n in RunConfig.model_fields if kind_of(n) is float]
 OUT_OF_BOUNDS = {"temperature": ("-0.1", "2.5"), "sample_timeout_s": ("0", "1e9"), "call_timeout_s": ("-1", "1e9"),
-                 "retry_base_delay_s": ("-1", "1e5")}
+                 "retry_base_delay_s": ("-1", "1e5"), "max_cost": ("0", "-1")}
 
 
 def _flag_cases() -> list[tuple[list[str], str]]:
@@ -290,6 +290,7 @@ TYPE_PROBES: dict[type, list[str]] = {
     bool: ["0", "1", '"yes"', '"false"'],
     str: ["5", "2.5", "true", "{ a = 1 }"],
     Path: ["5", "true", "[1]"],
+    list: ['"--enforce-eager"', "5", "[1, 2]", "{ a = 1 }"],  # a list of strings only (vllm-args)
 }
 
 
