@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.models import parse_model
+from agents.models import UnknownProviderError, parse_model
 from agents.providers import PROVIDERS
 from agents.secrets import add_secret_url
 from evals.conditions import forced_call_error, get_condition
@@ -172,7 +172,12 @@ def _open_resumed(run_dir: Path, cfg: RunConfig) -> tuple[RunStore, str, RunSpec
 def check_measurable(spec: RunSpec) -> None:
     """A run that can be measured: a key its provider can send, conditions its limits allow (``tools-required``
     needs two steps where the provider forces the call); raises UsageError, before any directory is written."""
-    provider = PROVIDERS.get(parse_model(spec.model).provider)
+    try:
+        provider = PROVIDERS.get(parse_model(spec.model).provider)
+    except UnknownProviderError as exc:  # e.g. resuming a run of evals.api's python/ chat model objects
+        hint = " (a chat model object of evals.api: resume with api.run(model=<it>, resume=DIR))" if (
+            spec.model.startswith("python/")) else ""
+        raise UsageError(f"{exc}{hint}") from None
     if missing := provider.missing_key(spec.base_url, spec.api_key_env):
         raise UsageError(missing)
     conditions = [get_condition(c) for c in spec.conditions]

@@ -22,7 +22,7 @@ from rich.progress import (
 
 from agents.call_cache import CallCache
 from agents.local_model import MAX_AUTO_SLOTS
-from agents.models import UnknownProviderError, parse_model
+from agents.models import parse_model
 from agents.providers import PROVIDERS, ServerUnavailable
 from agents.secrets import redact
 from evals.analysis import TaskComparison, usage
@@ -84,12 +84,7 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
     connection up to ``MAX_AUTO_SLOTS``), then answer the ``todo`` missing items, stopping when the spend reaches
     ``max_cost`` (USD); raises :class:`RunFailed`."""
     spec = run.spec
-    try:
-        model = parse_model(spec.model)
-    except UnknownProviderError as exc:  # e.g. resuming a run of evals.api's python/ chat model objects
-        hint = " (a chat model object of evals.api: resume with api.run(model=<it>, resume=DIR))" if (
-            spec.model.startswith("python/")) else ""
-        raise RunFailed(f"{exc}{hint}", EXIT_USAGE) from None
+    model = parse_model(spec.model)  # its provider is known: evals.prepare.check_measurable
     provider = PROVIDERS.get(model.provider)
     if note := unforced_note(spec.model, conditions, provider.forced_tool_choice):
         console.print(note, markup=False, highlight=False)
@@ -173,7 +168,8 @@ def execute_job(job: Job, executor: Executor, todo: int, console: Console, run_d
             raise RunFailed("", EXIT_STOPPED) from None
         except KeyboardInterrupt as exc:
             how, code = ("terminated (SIGTERM)", EXIT_TERMINATED) if isinstance(exc, Terminated) else ("interrupted", 130)
-            progress.stop()
+            if isinstance(shown, Progress):
+                shown.stop()
             print(f"error: {how}: completed samples are stored; resume with --resume {run_dir}", file=sys.stderr)
             raise RunFailed("", code) from None
 

@@ -158,7 +158,7 @@ def test_the_reinstall_command_names_the_pinned_runtime() -> None:
 
 def test_local_slots_set_the_default_connections_and_only_for_local_models() -> None:
     from agents.local_model import default_slots
-    from evals.options import RunConfig, UsageError
+    from evals.options import RunConfig, UsageError, check_bounds
     from evals.specs import make_spec
 
     tasks = "gpsbench.distance"
@@ -168,4 +168,4 @@ def test_local_slots_set_the_default_connections_and_only_for_local_models() -> 
     with pytest.raises(UsageError, match="--local-slots applies to local/ models only"):
         make_spec(RunConfig(tasks=tasks, model="openai/gpt-4o-mini", local_slots=2))
     with pytest.raises(UsageError, match="--local-slots must be >= 1"):
-        make_spec(RunConfig(tasks=tasks, local_slots=0))
+        check_bounds(RunConfig(tasks=tasks, local_slots=0))
