@@ -29,7 +29,7 @@ CELLS = (  # tool-use cells: (label, key(s) in the paired counts, colour)
     ("never tried: lost", ("never_tried_lost",), "#ffebe9"),
     ("never tried: same", ("never_tried_same_right", "never_tried_same_wrong"), "#eaeef2"),
 )
-MISSING = "figures not written: matplotlib is not installed (pip install 'geogap[figures]')"
+MISSING = "figures not written: matplotlib is not installed (pip install matplotlib)"
 
 
 def _finite(x: Any) -> bool:
