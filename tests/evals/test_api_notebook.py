@@ -55,12 +55,18 @@ print(json.dumps({"named": named.spec.model, "rows": len(api.read_run(named.run_
 ]
 
 
+def printed(cell: dict) -> dict:
+    """The JSON line a cell printed last (its stdout may also hold the run's own lines, merged into one stream)."""
+    text = "".join(o.get("text", "") for o in cell["outputs"] if o.get("name") == "stdout")
+    return json.loads(next(line for line in reversed(text.splitlines()) if line.startswith("{")))
+
+
 def test_api_runs_in_a_real_jupyter_kernel(tmp_path: Path) -> None:
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(f"OUT = {str(tmp_path)!r}")] + [nbformat.v4.new_code_cell(c) for c in CELLS]
     client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}})
     client.execute()
-    first = json.loads(nb.cells[3].outputs[-1]["text"])
+    first = printed(nb.cells[3])
     assert first["loop"] is True and first["model"] == "python/ScriptedChatModel" and first["cache"] is False
     assert first["complete"] and first["rows"] == 8  # 2 samples × 2 conditions × 2 epochs
     assert first["columns"][:7] == ["run_id", "sample_id", "task", "condition", "epoch", "model", "status"]
@@ -68,6 +74,6 @@ def test_api_runs_in_a_real_jupyter_kernel(tmp_path: Path) -> None:
     assert first["tool_calls"] == 4  # the tools condition called distance_km once per sample and epoch
     assert first["n_paired"] == 2 and first["epochs"] == 2  # items, each item's 2 epochs averaged
     assert first["table"] and {"results.json", "report.html", "results.csv", "run.sqlite"} <= set(first["files"])
-    second = json.loads(nb.cells[4].outputs[-1]["text"])
+    second = printed(nb.cells[4])
     assert second["named"] == "scripted/tests.evals.test_compare_cli:tool_then_answer" and second["rows"] == 1
     assert second["bad"][0] == 2 and second["bad"][1].startswith("unknown task 'gpsbench.nope'")
