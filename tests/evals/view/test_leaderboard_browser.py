@@ -7,11 +7,10 @@ Without Playwright or Chromium these tests skip locally and FAIL when the CI var
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from chromium import ARTIFACTS, launch_chromium
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from evals.compare import main
@@ -20,11 +19,6 @@ from evals.view.export import export
 from evals.view.leaderboard import find_boards
 from evals.view.runs import find_runs
 from evals.view.server import serve_in_thread
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "viewer"
 
 
 def caller(messages: list[BaseMessage], tools: list[str]) -> AIMessage | str:
@@ -50,12 +44,6 @@ def idler(messages: list[BaseMessage], tools: list[str]) -> str:
 MODELS = [f"scripted/{__name__}:caller", f"scripted/{__name__}:idler"]
 
 
-def unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"browser tests cannot run in CI: {reason}")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     root = tmp_path_factory.mktemp("leaderboard-browser")
@@ -74,19 +62,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
 
 @pytest.fixture(scope="module")
 def browser(site: dict) -> Iterator[object]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        unavailable(f"playwright is not importable ({exc})")
-    if not Path(CHROMIUM).exists():
-        unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    with sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        except Exception as exc:  # noqa: BLE001 - any launch failure means no browser
-            unavailable(f"Chromium did not start: {exc}")
+    with launch_chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

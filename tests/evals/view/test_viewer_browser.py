@@ -9,46 +9,25 @@ Without Playwright or Chromium these tests skip locally and FAIL when the CI var
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from chromium import ARTIFACTS, launch_chromium
 from viewer_fixture_run import build_run
 
 from evals.view.app import Viewer
 from evals.view.export import export
 from evals.view.server import serve_in_thread
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "viewer"
 XSS_TEXT = "<script>window.__xss=1</script>"
-
-
-def unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"browser tests cannot run in CI: {reason}")
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="module")
 def browser(site: dict) -> Iterator[object]:  # the run is built before Playwright starts its loop
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        unavailable(f"playwright is not importable ({exc})")
-    if not Path(CHROMIUM).exists():
-        unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    with sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        except Exception as exc:  # noqa: BLE001 - any launch failure means no browser
-            unavailable(f"Chromium did not start: {exc}")
+    with launch_chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
