@@ -5,10 +5,11 @@ Each POST to ``/v1/chat/completions`` is answered by ``respond(body, headers, n)
 JSON can be sent), an HTTP error with headers (429 + Retry-After, 500, ...), a delay before answering (client
 timeouts), or raw bytes (truncated JSON). Every request's body and headers are kept in ``requests``.
 
-Run as a script (``python fault_server.py --port N [--die-after K] [--log FILE]``) it is a stand-in for the
-embedded model server process: it answers every question with ``FINAL ANSWER: 100 km``, appends each question
-to ``--log`` (one JSON string a line), and kills itself with SIGILL on request ``K`` (counted from 0), before
-answering it — as llama.cpp built for instructions the CPU cannot run does.
+Run as a script (``python fault_server.py --port N [--die-after K [--stored DB]] [--log FILE]``) it is a
+stand-in for the embedded model server process: it answers every question with ``FINAL ANSWER: 100 km``,
+appends each question to ``--log`` (one JSON string a line), and kills itself with SIGILL on request ``K``
+(counted from 0), before answering it — as llama.cpp built for instructions the CPU cannot run does — once the
+``K`` earlier replies are written and, with ``--stored``, once the run's store ``DB`` holds ``K`` results.
 """
 
 from __future__ import annotations
@@ -67,7 +68,9 @@ class FaultServer:
     def __init__(self, respond: Responder, port: int = 0) -> None:
         self.respond = respond
         self.requests: list[dict[str, Any]] = []
+        self.answered = 0  # replies written in full
         self._lock = threading.Lock()
+        self._answered_cv = threading.Condition(self._lock)
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -110,8 +113,12 @@ class FaultServer:
                         self.connection.shutdown(socket.SHUT_RDWR)
                         return
                     self.wfile.write(data)
+                    self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
                     pass
+                with outer._answered_cv:
+                    outer.answered += 1
+                    outer._answered_cv.notify_all()
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.httpd.daemon_threads = True
@@ -120,6 +127,11 @@ class FaultServer:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def wait_answered(self, count: int, timeout_s: float) -> bool:
+        """Block until ``count`` replies have been written (or ``timeout_s`` passes)."""
+        with self._answered_cv:
+            return self._answered_cv.wait_for(lambda: self.answered >= count, timeout_s)
 
     def __enter__(self) -> FaultServer:
         self.thread.start()
@@ -139,6 +151,21 @@ def tool_results(body: dict[str, Any]) -> list[dict[str, Any]]:
     return [m for m in body.get("messages", []) if m.get("role") == "tool"]
 
 
+def _wait_stored(db: str, count: int, timeout_s: float) -> None:
+    """Block until the SQLite store ``db`` holds ``count`` results (or ``timeout_s`` passes)."""
+    import sqlite3
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as con:
+                if con.execute("SELECT count(*) FROM results").fetchone()[0] >= count:
+                    return
+        except sqlite3.Error:  # not created yet
+            pass
+        time.sleep(0.05)
+
+
 def _serve_as_process() -> None:  # pragma: no cover - runs in a child process
     import argparse
     import resource
@@ -148,11 +175,17 @@ def _serve_as_process() -> None:  # pragma: no cover - runs in a child process
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--die-after", type=int)
     parser.add_argument("--log")
+    parser.add_argument("--stored", help="a run's run.sqlite: die only once it holds --die-after results")
     args = parser.parse_args()
 
     def respond(body: dict[str, Any], headers: dict[str, str], n: int) -> Reply:
         print(f"fake model server: request {n}", flush=True)
         if args.die_after is not None and n >= args.die_after:
+            # The requests before this one are answered first, and (with --stored) their results stored by the
+            # run: a crash at once would race their replies, in flight on other threads and in the client.
+            server.wait_answered(args.die_after, timeout_s=30)
+            if args.stored:
+                _wait_stored(args.stored, args.die_after, timeout_s=30)
             print("fake model server: executing an illegal instruction", flush=True)
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # no core file
             signal.pthread_kill(threading.get_ident(), signal.SIGILL)  # this thread: no reply can slip out
