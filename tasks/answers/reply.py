@@ -349,6 +349,38 @@ def _weak_labels(text: str) -> str:
     return text
 
 
+_BOXED = re.compile(r"\\(?:boxed|fbox)\s{0,3}\{")
+_ANY_FINAL = re.compile(r"final\s{0,5}answer", re.IGNORECASE)
+MAX_BOXES = 8
+"""``\\boxed{}`` answers marked per reply (a reply with more leaves the rest as text)."""
+
+
+def mark_boxed(text: str) -> str:
+    """Without any "final answer" label, each ``\\boxed{X}`` commits: a ``FINAL ANSWER: X`` line follows the
+    line that holds it (math-tuned models box their answer and write no label; two different boxed values stay
+    two candidates, a hedge)."""
+    if "box" not in text or _ANY_FINAL.search(text) or not _BOXED.search(text):
+        return text
+    closers = _closers(text)
+    marks: list[tuple[int, str]] = []  # (end of the line holding the box, the boxed text)
+    for m in _BOXED.finditer(text):
+        close = closers.get(m.end() - 1)
+        if close is None:
+            continue
+        eol = text.find("\n", close)
+        marks.append((len(text) if eol < 0 else eol, text[m.end():close]))
+        if len(marks) >= MAX_BOXES:
+            break
+    if not marks:
+        return text
+    out, pos = [], 0
+    for eol, boxed in marks:
+        out.append(text[pos:eol] + "\nFINAL ANSWER: " + boxed.replace("\n", " "))
+        pos = eol
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def mark_answers(text: str) -> str:
     """Each committing label at a line start written as ``FINAL ANSWER:`` ("Final answer - 42.3" is 42.3, not
     -42.3; "**Answer:** B", "The final answer is $\\boxed{B}$", an "Answer" heading with the answer below)."""
@@ -393,7 +425,7 @@ def prepare(text: str) -> str:
     if len(answer) > 2 * PREPARE_CAP:  # the answer is at the end (a completion's at the start)
         answer = answer[:PREPARE_CAP] + "\n\n" + answer[-PREPARE_CAP:]
     t = untag(unjson(answer))
-    t = unlatex(t)
+    t = unlatex(mark_boxed(t))
     t = unmarkdown(t)
     t = unify_numbers(t)
     t = trim_pleasantries(mark_answers(t))
