@@ -14,7 +14,7 @@ from typing import TypedDict
 
 from geocore.coords import from_utm, from_web_mercator, simple_utm_zone, to_utm, to_web_mercator
 from geocore.geodesy import haversine_km
-from tasks.answers import PairAnswer, coordinate_pair, extract
+from tasks.answers import PairAnswer, coordinate_pair, extract, find_angles, result_part
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.parsing import ProjectedAnswer, parse_projected
 from tasks.gpsbench.sampling import sample_global
@@ -57,6 +57,18 @@ class ProjectionTarget(TypedDict, total=False):
     y: float
     lat: float
     lon: float
+
+
+def _pair_or_impossible(segment: str) -> Parsed[PairAnswer]:
+    """The latitude and longitude of the answer; exactly two values in their place that cannot be a latitude and
+    a longitude (an easting and northing copied back) are an answer, a wrong one, not a missing one."""
+    parsed = coordinate_pair(segment)
+    if parsed.ok or "out of range" not in (parsed.reason or ""):
+        return parsed
+    angles = find_angles(result_part(segment))
+    if len(angles) != 2:
+        return parsed
+    return Parsed.success(segment, PairAnswer(lat=angles[0].value, lon=angles[1].value, dms=False, lon_first=False))
 
 
 @register_task("gpsbench.coordinate_transformation")
@@ -103,7 +115,7 @@ class CoordinateTransformationTask(GpsTask[ProjectionTarget, PairAnswer | Projec
         different answers are hedged."""
         direction = sample.target["direction"]
         if direction.endswith("_to_wgs84"):
-            return extract(text, coordinate_pair, prompt=sample.prompt)
+            return extract(text, _pair_or_impossible, prompt=sample.prompt)
         kind = "utm" if direction == "wgs84_to_utm" else "webmercator"
         return extract(text, lambda seg: parse_projected(seg, kind), prompt=sample.prompt)
 
@@ -125,6 +137,8 @@ class CoordinateTransformationTask(GpsTask[ProjectionTarget, PairAnswer | Projec
             err = max(abs(v["first"] - t["x"]), abs(v["second"] - t["y"]))
         else:
             assert "lat" in v, f"a {direction} answer is a coordinate pair"
+            if abs(v["lat"]) > 90 or abs(v["lon"]) > 180:
+                return graded(False, None, "m", f"({v['lat']:g}, {v['lon']:g}) is no latitude and longitude")
             err = self._inverse_error(v["lat"], v["lon"], t, kind)
         ok = err <= tol and not note
         return graded(ok, err, "m", f"error {err:.1f} m (tolerance ±{tol:.0f} m per axis){note}")

@@ -12,7 +12,9 @@ credit), *hedged* (a second candidate beside or after the committed one, in any 
 inside its reasoning: no answer). The parser is never asked what a reply means.
 
 ``python -m tests.tasks.answer_corpus`` prints the agreement per task and prompt style, per model family and
-overall; ``--dump FILE`` writes the corpus as JSON lines. The corpus is seeded: the same replies every run.
+overall, then the agreement on the hand-labelled real replies of the embedded models
+(:mod:`tests.tasks.real_replies`); ``--dump FILE`` writes the corpus as JSON lines. The corpus is seeded: the
+same replies every run.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from datetime import datetime, timedelta
 
 from tasks.records import Sample
 from tasks.registry import task_names
+from tests.tasks import real_replies
 from tests.tasks.adversarial import Kit, _words, kit_for, placeholder, runner_score, task_for, task_samples
 
 SEED = 26
@@ -405,7 +408,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     outcomes = judge(replies)
     print(report(outcomes, failures=args.failures))
     total = cells(outcomes, lambda o: "all")["all"]
-    return 0 if total.credited_share >= 0.99 and total.leak_share <= 0.005 else 1
+    written_ok = total.credited_share >= 0.99 and total.leak_share <= 0.005
+    if args.tasks:  # the real replies are read whole, with the whole corpus only
+        return 0 if written_ok else 1
+    real = real_replies.judge(real_replies.load())
+    print()
+    print(real_replies.report(real, failures=args.failures))
+    return 0 if written_ok and real_replies.agreement(real) >= 0.99 else 1
 
 
 if __name__ == "__main__":

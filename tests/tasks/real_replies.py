@@ -64,10 +64,7 @@ def read(line: dict[str, Any]) -> RealOutcome:
     if line.get("finish_reason") in ENDED:
         status, why = ENDED[line["finish_reason"]]
         return RealOutcome(line, status, False, why)
-    if parsed.status != "answered":
-        score = Score.unanswered(parsed)
-    else:
-        score = task.score(parsed, sample)
+    score = Score.unanswered(parsed) if parsed.status != "answered" else task.score(parsed, sample)
     return RealOutcome(line, parsed.status, bool(score.correct), parsed.reason or "")
 
 

@@ -93,3 +93,17 @@ def test_web_mercator_parse_variants() -> None:
         assert TASK.score(TASK.parse(text, s), s).correct, text
     assert not TASK.score(TASK.parse(f"FINAL ANSWER: x = {x + 150:.1f}, y = {y:.1f}", s), s).correct
     assert re.search(r"EPSG:3857", s.prompt)
+
+
+def test_an_easting_and_northing_copied_back_as_the_position_is_a_wrong_answer_not_a_missing_one() -> None:
+    # a real reply of the embedded 0.5B model (tests/tasks/real_replies.jsonl): the inputs echoed as lat, lon
+    s = next(s for s in ALL if s.target["direction"] == "utm_to_wgs84")
+    e, n = s.target["easting"], s.target["northing"]
+    for reply in (f"FINAL ANSWER: {n:.2f}, {e:.2f}", f"FINAL ANSWER: {n:.2f}, -{e:.2f}"):
+        parsed = TASK.parse(reply, s)
+        assert parsed.status == "answered", parsed
+        score = TASK.score(parsed, s)
+        assert not score.correct and "no latitude and longitude" in score.explanation
+    hedge = TASK.parse(f"FINAL ANSWER: {n:.2f}, {e:.2f} or {s.target['lat']:.6f}, {s.target['lon']:.6f}", s)
+    assert hedge.status != "answered" or not TASK.score(hedge, s).correct
+    assert TASK.parse("FINAL ANSWER: 4824261.48", s).status == "unparsed"  # one value is no pair
