@@ -356,26 +356,29 @@ MAX_BOXES = 8
 
 
 def mark_boxed(text: str) -> str:
-    """Without any "final answer" label, each ``\\boxed{X}`` commits: a ``FINAL ANSWER: X`` line follows the
-    line that holds it (math-tuned models box their answer and write no label; two different boxed values stay
-    two candidates, a hedge)."""
+    """Without any "final answer" label, boxed answers commit: a ``FINAL ANSWER:`` line follows each line that
+    holds ``\\boxed{X}``, with X, or with the span from its first box to its last when it holds several
+    (``\\boxed{Yes} or \\boxed{No}`` stays one line, read as a whole). Math-tuned models box their answer and
+    write no label; boxes on different lines with different values stay two candidates, a hedge."""
     if "box" not in text or _ANY_FINAL.search(text) or not _BOXED.search(text):
         return text
     closers = _closers(text)
-    marks: list[tuple[int, str]] = []  # (end of the line holding the box, the boxed text)
+    spans: dict[int, tuple[int, int]] = {}  # end of a line holding boxes -> (first box start, last box end)
+    boxes = 0
     for m in _BOXED.finditer(text):
         close = closers.get(m.end() - 1)
         if close is None:
             continue
         eol = text.find("\n", close)
-        marks.append((len(text) if eol < 0 else eol, text[m.end():close]))
-        if len(marks) >= MAX_BOXES:
+        eol = len(text) if eol < 0 else eol
+        first = spans[eol][0] if eol in spans else m.start()
+        spans[eol] = (first, close + 1)
+        boxes += 1
+        if boxes >= MAX_BOXES:
             break
-    if not marks:
-        return text
     out, pos = [], 0
-    for eol, boxed in marks:
-        out.append(text[pos:eol] + "\nFINAL ANSWER: " + boxed.replace("\n", " "))
+    for eol, (start, end) in spans.items():
+        out.append(text[pos:eol] + "\nFINAL ANSWER: " + text[start:end].replace("\n", " "))
         pos = eol
     out.append(text[pos:])
     return "".join(out)

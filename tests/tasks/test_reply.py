@@ -146,3 +146,19 @@ def test_geotemp_conditional_alternatives_are_hedges(form: str) -> None:
     alt = k.others[1].split(",")[0]
     assert runner_score(task, sample, form.format(g=k.gold, alt=alt))[0].status == "hedged"
     assert runner_score(task, sample, f"<think>{alt}?</think>\n## Answer\n{k.gold}")[1].value == 1.0
+
+
+@pytest.mark.parametrize(("reply", "status", "credited"), [
+    # a real reply of the embedded 1.5B model (tests/tasks/real_replies.jsonl), gold option 3
+    ("...closest to 337.5°, which is North.\n\nTherefore, the direction from point A to point B is "
+     "\\(\\boxed{3}\\).", "answered", True),
+    ("Therefore B lies to the $\\boxed{1}$ of A.", "answered", False),
+    ("\\[\n\\boxed{3} \\text{ or } \\boxed{4}\n\\]", "hedged", False),  # one line, two boxes: read as a whole
+    ("First \\boxed{3}.\nOn reflection \\boxed{4}.", "hedged", False),  # two committed boxes
+    ("Maybe \\boxed{4} at first.\nFINAL ANSWER: 3", "answered", True),  # a labelled answer: boxes don't commit
+])
+def test_a_boxed_answer_commits_when_no_final_answer_is_labelled(reply: str, status: str, credited: bool) -> None:
+    task = task_for("stbench.direction")
+    sample = next(s for s in task_samples("stbench.direction") if s.target["option"] == 3)
+    parsed, score = runner_score(task, sample, reply)
+    assert (parsed.status, bool(score.correct)) == (status, credited), parsed
