@@ -371,13 +371,13 @@ def mark_boxed(text: str) -> str:
             continue
         eol = text.find("\n", close)
         eol = len(text) if eol < 0 else eol
-        first = spans[eol][0] if eol in spans else m.start()
-        spans[eol] = (first, close + 1)
+        first, last = spans.get(eol, (m.start(), close + 1))
+        spans[eol] = (first, max(last, close + 1))
         boxes += 1
         if boxes >= MAX_BOXES:
             break
     out, pos = [], 0
-    for eol, (start, end) in spans.items():
+    for eol, (start, end) in sorted(spans.items()):
         out.append(text[pos:eol] + "\nFINAL ANSWER: " + text[start:end].replace("\n", " "))
         pos = eol
     out.append(text[pos:])
