@@ -178,13 +178,20 @@ _OTHER_TAG = re.compile(r"<(?P<tag>(?:alternative|second|backup|other)[\w]{0,20}
                         re.IGNORECASE)
 
 
+_PLACEHOLDER_WRAP = re.compile(r"<(?P<tag>[a-z][a-z _-]{0,30})>(?P<body>[^<>\n]{1,200})</(?P=tag)>")
+_PLACEHOLDER_LEAD = re.compile(r"<[a-z][a-z _-]{0,30}>[ \t]{0,3}:?[ \t]{0,3}(?=[^\s<>])")
+
+
 def untag(text: str) -> str:
     """``<answer>X</answer>`` written as a FINAL ANSWER line, ``<alternative>Y</alternative>`` as an
-    "Alternative answer:" line."""
+    "Alternative answer:" line; a template's placeholder kept around or before a value (``<letter>B</letter>``,
+    ``<region number>: 1``, ``<bearing>50.2°``) taken off, the value kept. A placeholder alone is left: an echo."""
     if "<" not in text:
         return text
     t = _ANSWER_TAG.sub(lambda m: f"\nFINAL ANSWER: {m.group('body').strip()}\n", text)
-    return _OTHER_TAG.sub(lambda m: f"\nAlternative answer: {m.group('body').strip()}\n", t)
+    t = _OTHER_TAG.sub(lambda m: f"\nAlternative answer: {m.group('body').strip()}\n", t)
+    t = _PLACEHOLDER_WRAP.sub(lambda m: m.group("body"), t)
+    return _PLACEHOLDER_LEAD.sub("", t)
 
 
 def unmarkdown(text: str) -> str:
