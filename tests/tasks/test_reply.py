@@ -162,3 +162,18 @@ def test_a_boxed_answer_commits_when_no_final_answer_is_labelled(reply: str, sta
     sample = next(s for s in task_samples("stbench.direction") if s.target["option"] == 3)
     parsed, score = runner_score(task, sample, reply)
     assert (parsed.status, bool(score.correct)) == (status, credited), parsed
+
+
+@pytest.mark.parametrize(("name", "reply", "status", "credited"), [
+    # real replies of the embedded 1.5B model (tests/tasks/real_replies.jsonl), echoing the template's placeholder
+    ("gpsbench.proximity", "<letter>{gold}</letter>", "answered", True),
+    ("gpsbench.proximity", "FINAL ANSWER: <letter>", "unparsed", False),  # the placeholder alone: an echo
+    ("stbench.point_region", "<region number>: {gold}", "answered", True),
+    ("stbench.point_region", "<region number>: {other}", "answered", False),
+])
+def test_a_placeholder_around_or_before_a_value_is_taken_off(name: str, reply: str, status: str,
+                                                             credited: bool) -> None:
+    task, sample = task_for(name), task_samples(name)[0]
+    kit = kit_for(sample)
+    parsed, score = runner_score(task, sample, reply.format(gold=kit.gold, other=kit.wrong))
+    assert (parsed.status, bool(score.correct)) == (status, credited), parsed
