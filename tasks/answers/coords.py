@@ -20,7 +20,7 @@ _ANGLE_BODY = r"""
     (?<![\w.])(?P<deg>\d++(?:\.\d++)?)(?!,\d)
     (?:\s?(?P<degmark>°|deg(?:rees)?\b|d(?=\s?\d)))?
     (?:\s?(?P<min>\d++(?:\.\d++)?)\s?(?:'(?!')|min(?:utes)?\b)
-       (?:\s?(?P<sec>\d++(?:\.\d++)?)\s?(?:"|''|sec(?:onds)?\b))?
+       (?:\s?(?P<sec>\d++(?:\.\d++)?)\s?(?:"|''|sec(?:onds)?\b)|(?P<bare>\d++(?:\.\d++)?)(?![\d.°'"]))?
     )?
     (?!\s?(?:km|m|mi|miles?|met(?:er|re)s?|kilomet(?:er|re)s?|%)(?![A-Za-z]))
     {post}
@@ -75,7 +75,8 @@ def find_angles(segment: str) -> list[Angle]:
             hem = hem_token[0].upper()
         deg = float(m.group("deg"))
         minutes = float(m.group("min")) if m.group("min") else 0.0
-        seconds = float(m.group("sec")) if m.group("sec") else 0.0
+        sec = m.group("sec") or m.group("bare")  # seconds right after the minutes' mark need no mark of their own
+        seconds = float(sec) if sec else 0.0
         if minutes >= 60 or seconds >= 60:
             continue
         value = deg + minutes / 60.0 + seconds / 3600.0
@@ -162,7 +163,8 @@ def coordinate_pair(segment: str, *, lon_first: bool = False,
 
 def single_angle(segment: str, axis: str) -> Parsed[float]:
     """One latitude (``axis="lat"``) or longitude from ``segment``: the one labelled for ``axis`` when several
-    are given; two different values for the axis are hedged."""
+    are given; two different values for the axis are hedged; a value out of the axis's range is kept (the
+    scorer finds it wrong)."""
     angles = find_angles(result_part(segment)) or find_angles(segment)
     if not angles:
         return Parsed.failure(segment, "no angle found")
@@ -170,8 +172,5 @@ def single_angle(segment: str, axis: str) -> Parsed[float]:
     name = "latitude" if axis == "lat" else "longitude"
     if not chosen:
         return Parsed.failure(segment, f"the value given is not a {name}")
-    parsed = decide(segment, [a.value for a in chosen], what=name, same=lambda x, y: abs(x - y) <= 5e-4)
-    limit = 90.0 if axis == "lat" else 180.0
-    if parsed.ok and abs(parsed.answer) > limit:
-        return Parsed.failure(segment, f"{parsed.answer} out of range for a {name}")
-    return parsed
+    # a value out of range for the axis (a longitude given as the latitude) is still the answer, a wrong one
+    return decide(segment, [a.value for a in chosen], what=name, same=lambda x, y: abs(x - y) <= 5e-4)

@@ -177,3 +177,20 @@ def test_a_placeholder_around_or_before_a_value_is_taken_off(name: str, reply: s
     kit = kit_for(sample)
     parsed, score = runner_score(task, sample, reply.format(gold=kit.gold, other=kit.wrong))
     assert (parsed.status, bool(score.correct)) == (status, credited), parsed
+
+
+def test_seconds_right_after_the_minutes_mark_need_no_mark() -> None:
+    # a real 0.5B reply wrote DMS with unmarked seconds; read as two angles, not four (no hedge)
+    from tasks.answers import find_angles
+    assert [round(a.value, 6) for a in find_angles("50°13'49.7, 14°05'12.9")] == [50.230472, 14.086917]
+    assert [round(a.value, 6) for a in find_angles("50°13' 49.7")] == [50.216667, 49.7]  # spaced: a new number
+
+
+def test_an_impossible_latitude_is_a_wrong_answer_not_a_missing_one() -> None:
+    # real 0.5B replies gave the longitude they were shown (-112.10161, 141.55056) as the latitude
+    name = "gpsbench.missing_data"
+    task = task_for(name)
+    sample = next(s for s in task_samples(name) if s.target["missing"] == "lat")
+    for value in ("-112.10161", "141.55056"):
+        parsed, score = runner_score(task, sample, f"FINAL ANSWER: {value}")
+        assert parsed.status == "answered" and parsed.answer == float(value) and not score.correct, parsed
