@@ -24,7 +24,8 @@ from typing import Any
 
 from evals.runner import ENDED
 from tasks import get_task
-from tasks.records import Sample, Score
+from tasks.records import Sample
+from tests.tasks.adversarial import runner_score
 
 HERE = Path(__file__).resolve().parent
 REAL_REPLIES = HERE / "real_replies.jsonl"
@@ -58,13 +59,10 @@ def load(path: Path = REAL_REPLIES) -> list[dict[str, Any]]:
 
 def read(line: dict[str, Any]) -> RealOutcome:
     """Parse and score one reply as ``evals.runner.answer_sample`` does, the finish reason included."""
-    sample = Sample.model_validate(line["sample"])
-    task = get_task(line["task"])
-    parsed = task.parse(line["text"], sample)
-    if line.get("finish_reason") in ENDED:
+    if line.get("finish_reason") in ENDED:  # the way the call ended decides, whatever the text parses to
         status, why = ENDED[line["finish_reason"]]
         return RealOutcome(line, status, False, why)
-    score = Score.unanswered(parsed) if parsed.status != "answered" else task.score(parsed, sample)
+    parsed, score = runner_score(get_task(line["task"]), Sample.model_validate(line["sample"]), line["text"])
     return RealOutcome(line, parsed.status, bool(score.correct), parsed.reason or "")
 
 
