@@ -1,7 +1,8 @@
 """Agents: model resolution, the intrinsic answerer, the LangGraph tool agent, the embedded model server."""
 
 from agents.intrinsic import answer_intrinsic
-from agents.models import DEFAULT_MODEL, GenerationSettings, create_chat_model, parse_model
+from agents.model_spec import create_chat_model, parse_model
+from agents.models import DEFAULT_MODEL, GenerationSettings
 from agents.tool_agent import AgentLimits, ToolAgent
 from agents.trace import AgentResult, ModelCallEvent, ToolCallEvent, TraceEvent
 

@@ -25,11 +25,9 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import httpx
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, InvalidToolCall
 
 from agents.http_pool import (
-    DEFAULT_MAX_REPLY_BYTES,
     CappedAsyncTransport,
     CappedTransport,
     ShardedAsyncTransport,
@@ -75,33 +73,6 @@ def insecure_url(url: str | None) -> bool:
 
 class MissingKeyError(ValueError):
     """``api_key_env`` names an environment variable that is not set."""
-
-
-class UnknownProviderError(ValueError):
-    """A model string whose provider is not registered (:data:`agents.providers.PROVIDERS`)."""
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    provider: str
-    name: str
-
-    def __str__(self) -> str:
-        return f"{self.provider}/{self.name}"
-
-
-def parse_model(spec: str) -> ModelSpec:
-    """Split ``provider/name``; the name may itself contain slashes (``vllm/Qwen/Qwen2.5-7B``)."""
-    from agents.providers import PROVIDERS  # the providers build on this module
-
-    provider, sep, name = spec.partition("/")
-    if not sep or not name:
-        raise UnknownProviderError(
-            f"model must look like provider/name, got {spec!r}; providers: {', '.join(PROVIDERS.names())}")
-    if provider not in PROVIDERS:
-        raise UnknownProviderError(
-            f"unknown provider {provider!r} in {spec!r}; valid providers: {', '.join(PROVIDERS.names())}")
-    return ModelSpec(provider, name)
 
 
 @dataclass(frozen=True)
@@ -248,25 +219,6 @@ def http_clients(llama_like: bool, transport: httpx.BaseTransport | None,
     return {"http_client": httpx.Client(transport=CappedTransport(sync, max_reply_bytes), timeout=timeout),
             "http_async_client": httpx.AsyncClient(transport=CappedAsyncTransport(asyn, max_reply_bytes),
                                                    timeout=timeout)}
-
-
-def create_chat_model(spec: str | ModelSpec, *, base_url: str | None = None, settings: GenerationSettings | None = None,
-                      max_retries: int = 2, transport: httpx.BaseTransport | None = None,
-                      async_transport: httpx.AsyncBaseTransport | None = None, api_key_env: str | None = None,
-                      max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES, **extra: Any) -> BaseChatModel:
-    """A LangChain chat model for ``spec``, built by its provider (:mod:`agents.providers`). ``local`` needs
-    ``base_url`` of a running embedded server.
-
-    ``api_key_env`` names the environment variable holding the key for ``base_url`` (see
-    :meth:`agents.providers.Provider.api_key`); ``max_reply_bytes`` caps each reply body of the OpenAI-compatible
-    providers."""
-    from agents.providers import PROVIDERS, ClientOptions
-
-    ms = parse_model(spec) if isinstance(spec, str) else spec
-    provider = PROVIDERS.get(ms.provider)
-    client = ClientOptions(base_url, provider.api_key(base_url, api_key_env), max_retries, max_reply_bytes,
-                           transport, async_transport)
-    return provider.chat_model(ms.name, settings or GenerationSettings(), client, **extra)
 
 
 def probe_served(base_url: str, model: str, api_key: str | None = None, timeout_s: float = 10.0) -> dict[str, Any]:

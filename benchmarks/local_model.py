@@ -123,7 +123,8 @@ def _replay(base_url: str, runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def run(prompts: int = 4, max_tokens: int = 64, tool_samples: int = 0, slots: int = 4,
         threads: int | None = None) -> dict[str, Any]:
     from agents.local_model import DEFAULT_LOCAL_MODEL, LocalModelServer, default_threads
-    from agents.models import GenerationSettings, create_chat_model
+    from agents.model_spec import create_chat_model
+    from agents.models import GenerationSettings
 
     threads = threads or default_threads()
     questions = [PROMPTS[i % len(PROMPTS)] for i in range(prompts)]

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -39,16 +38,16 @@ from agents.model_call import ModelCaller
 from agents.models import GenerationSettings
 from agents.providers import PROVIDERS, ClientOptions, Provider
 from evals.analysis import TaskComparison
-from evals.conditions import Condition, forced_call_error, get_condition, unforced_note
-from evals.executors import ExecutorUnavailable, Job, make_executor
+from evals.conditions import Condition, unforced_note
+from evals.engine import Answerer, execute, plan
+from evals.executors import Executor, Job
 from evals.export import COLUMNS, rows
-from evals.options import RunConfig, UsageError
-from evals.prepare import Prepared, prepare
+from evals.options import RunConfig
+from evals.prepare import Prepared
 from evals.records import RunSpec
-from evals.run import EXIT_FAILED, EXIT_USAGE, RunFailed, answer, execute_job, report
+from evals.run import EXIT_USAGE, RunFailed, cost_meter, execute_job
 from evals.run_reader import RunReader
-from evals.runner import Endpoint, pending_count, retry_policy
-from tasks.build import SampleBuildError
+from evals.runner import Endpoint, retry_policy
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -184,47 +183,32 @@ def _run(cfg: RunConfig, chat: BaseChatModel | None, show: bool, forced_tool_cho
     console = Console(stderr=True) if show else Console(file=io.StringIO())
     out = Console(record=True) if show else Console(record=True, file=io.StringIO(), width=120)
     try:
-        executor = make_executor(cfg)
-        if cfg.compare_paper and not cfg.suite and cfg.resume is None:
-            raise UsageError("--compare-paper needs --suite (the published figures are a paper's)")
-        prepared = prepare(cfg)
-    except UsageError as exc:
-        raise RunError(str(exc), EXIT_USAGE) from None
-    except (ExecutorUnavailable, SampleBuildError) as exc:
-        raise RunError(str(exc), EXIT_FAILED) from None
-    conditions = [get_condition(c) for c in prepared.spec.conditions]
-    todo = pending_count(prepared.store, prepared.work, conditions, prepared.spec.epochs)
-    t0 = time.time()
-    with prepared.store:
-        if todo and chat is None and prepared.spec.model.startswith(f"{OBJECT_PROVIDER}/"):
-            raise RunError(f"{prepared.run_dir} was answered by a chat model object ({prepared.spec.model}): pass it "
-                           "again as model= to resume", EXIT_USAGE)
-        try:
-            if todo and chat is None:
-                answer(prepared, conditions, todo, executor, console, tool_call_parser=cfg.tool_call_parser)
-            elif todo and chat is not None:
-                _answer_with_object(prepared, conditions, todo, executor, console, chat, forced_tool_choice)
-        except RunFailed as exc:
-            raise RunError(str(exc) or f"the run stopped (exit code {exc.code}); completed samples are stored",
-                           exc.code) from None
-        failed = report(prepared, time.time() - t0, out, console, compare_paper=bool(cfg.compare_paper))
-    return RunResult(run_dir=Path(prepared.run_dir), run_id=prepared.run_id, spec=prepared.spec,
-                     report=json.loads((Path(prepared.run_dir) / "results.json").read_text()),
-                     table=out.export_text(), failed=failed)
+        p = plan(cfg, forced_tool_choice=forced_tool_choice, chat_object=chat is not None)
+        done = execute(p, console, out, None if chat is None else _object_answerer(chat, forced_tool_choice,
+                                                                                    cfg.max_cost))
+    except RunFailed as exc:
+        raise RunError(str(exc) or f"the run stopped (exit code {exc.code}); completed samples are stored",
+                       exc.code) from None
+    return RunResult(run_dir=done.run_dir, run_id=done.run_id, spec=done.spec,
+                     report=json.loads((done.run_dir / "results.json").read_text()), table=out.export_text(),
+                     failed=done.failed)
 
 
-def _answer_with_object(prepared: Prepared, conditions: list[Condition], todo: int, executor: Any, console: Console,
-                        chat: BaseChatModel, forced_tool_choice: str | None) -> None:
-    """Answer the missing samples with ``chat`` itself (our retries, no cache), as :func:`evals.run.answer` does
-    with a provider's model."""
-    spec = prepared.spec
-    if note := unforced_note(spec.model, conditions, forced_tool_choice):
-        console.print(note, markup=False, highlight=False)
-    if error := forced_call_error(conditions, forced_tool_choice, spec.max_steps):
-        raise RunFailed(error, EXIT_USAGE)
+def _object_answerer(chat: BaseChatModel, forced_tool_choice: str | None, max_cost: float | None) -> Answerer:
+    """Answers the missing samples with ``chat`` itself (our retries, no cache), as :func:`evals.run.answer` does
+    with a provider's model, stopping at ``max_cost``."""
 
-    def endpoints(epoch: int) -> Endpoint:
-        return Endpoint(chat, ModelCaller(retry_policy(spec)), forced_tool_choice)
+    def answer(prepared: Prepared, conditions: list[Condition], todo: int, executor: Executor,
+               console: Console) -> None:
+        spec = prepared.spec
+        if note := unforced_note(spec.model, conditions, forced_tool_choice):
+            console.print(note, markup=False, highlight=False)
+        meter = cost_meter(prepared, max_cost)
 
-    job = Job(prepared.run_id, spec, prepared.store, prepared.work, conditions, endpoints, prepared.prices)
-    execute_job(job, executor, todo, console, Path(prepared.run_dir), None)
+        def endpoints(epoch: int) -> Endpoint:
+            return Endpoint(chat, ModelCaller(retry_policy(spec)), forced_tool_choice)
+
+        job = Job(prepared.run_id, spec, prepared.store, prepared.work, conditions, endpoints, prepared.prices)
+        execute_job(job, executor, todo, console, Path(prepared.run_dir), None, meter)
+
+    return answer

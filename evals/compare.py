@@ -33,22 +33,18 @@ if __name__ == "__main__":
     signal.signal(signal.SIGINT, _interrupted_while_loading)
 
 import argparse
-import time
 from pathlib import Path
 
 from rich.console import Console
 
-from agents.models import insecure_url
 from agents.providers import PROVIDERS
-from agents.secrets import redact
-from evals.conditions import get_condition
-from evals.estimate import check_max_cost, print_estimate
-from evals.executors import EXECUTORS, ExecutorUnavailable, make_executor
+from evals.engine import Plan, execute, plan
+from evals.estimate import print_estimate
+from evals.executors import EXECUTORS
 from evals.listing import print_listing
 from evals.mcp import register as register_mcp
 from evals.multi import model_list, run_models
-from evals.options import OneLineParser, RunConfig, UsageError, add_arguments, resolve
-from evals.prepare import prepare
+from evals.options import OneLineParser, RunConfig, UsageError, add_arguments, fail, resolve
 from evals.run import (
     EXIT_ERRORS,
     EXIT_FAILED,
@@ -57,14 +53,9 @@ from evals.run import (
     EXIT_USAGE,
     RunFailed,
     Terminated,
-    answer,
     on_sigterm,
-    report,
 )
-from evals.runner import pending_count
-from evals.specs import serve_args, start_lines
 from evals.suites import SUITES
-from tasks.build import SampleBuildError
 from tools.mcp_client import MCPServerError
 
 EXIT_CODES_HELP = ("exit codes: 0 complete; 1 could not run (model or server did not start, or a process building "
@@ -88,12 +79,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", default=False,
                    help="list tasks, tool sets, conditions and models, then exit")
     return p
-
-
-def fail(message: str, code: int) -> int:
-    """Print a one-line error to stderr and return ``code``."""
-    print(f"error: {redact(message)}", file=sys.stderr)
-    return code
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,7 +122,7 @@ def _main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         return fail(str(exc), EXIT_USAGE)
     if len(models) > 1:
-        return run_models(cfg, models, run_config, console, out)
+        return run_models(cfg, models, run_plan, console, out)
     if cfg.models is not None:  # a models file naming one model
         cfg = RunConfig.model_validate({**cfg.model_dump(exclude_unset=True), "model": models[0], "models": None})
     if cfg.dry_run:
@@ -146,55 +131,21 @@ def _main(argv: list[str] | None = None) -> int:
 
 
 def run_config(cfg: RunConfig, console: Console, out: Console) -> int:
-    """One run of ``cfg`` (one model): prepare, answer, print the table, write the run directory; the exit code."""
+    """One run of ``cfg`` (one model): plan, then run it (:func:`run_plan`); the exit code."""
     try:
-        if cfg.max_cost is not None:
-            check_max_cost(cfg)
-        try:
-            executor = make_executor(cfg)
-        except ExecutorUnavailable as exc:
-            return fail(str(exc), EXIT_FAILED)
-        if cfg.compare_paper and not cfg.suite and cfg.resume is None:
-            raise UsageError("--compare-paper needs --suite (the published figures are a paper's)")
-        run = prepare(cfg)
-        if cfg.compare_paper and not run.spec.suite:
-            run.store.close()
-            raise UsageError("--compare-paper needs --suite (the published figures are a paper's)")
-        try:
-            vllm_args = serve_args(cfg.vllm_args, run.spec.model, run.spec.base_url)
-        except UsageError:
-            run.store.close()
-            raise
-    except UsageError as exc:
-        return fail(str(exc), EXIT_USAGE)
-    except SampleBuildError as exc:
-        return fail(f"{exc}; nothing was run", EXIT_FAILED)
-    except MCPServerError as exc:  # a server a resumed run names did not start
-        return fail(str(exc), EXIT_FAILED)
-    spec = run.spec
-    if spec.mcp and cfg.executor != "local":
-        run.store.close()
-        return fail(f"MCP tool sets ({', '.join(spec.mcp)}) run on the local executor only", EXIT_USAGE)
-    if insecure_url(spec.base_url):
-        console.print(f"warning: {redact(str(spec.base_url))} is plain http to another machine: prompts and answers "
-                      "(and any key) cross the network unencrypted")
-    conditions = [get_condition(c) for c in spec.conditions]
-    todo = pending_count(run.store, run.work, conditions, spec.epochs)
-    total = len(run.work) * len(conditions) * spec.epochs
-    console.print(f"run {run.run_id}: {len(run.work)} samples × {len(conditions)} conditions × {spec.epochs} epochs "
-                  f"on {spec.model} → {run.run_dir}" + (f" (resuming: {todo} of {total} to do)" if run.resumed else ""))
-    for line in start_lines(spec, run.prices):
-        console.print(line, markup=False, highlight=False)
-    t0 = time.time()
-    with run.store:
-        if todo:
-            try:
-                answer(run, conditions, todo, executor, console, tool_call_parser=cfg.tool_call_parser,
-                       serve_args=vllm_args, max_cost=cfg.max_cost, local_slots=cfg.local_slots)
-            except RunFailed as exc:
-                return fail(str(exc), exc.code) if str(exc) else exc.code
-        failed = report(run, time.time() - t0, out, console, compare_paper=bool(cfg.compare_paper))
-    return EXIT_ERRORS if failed else EXIT_OK
+        p = plan(cfg)
+    except RunFailed as exc:
+        return fail(str(exc), exc.code)
+    return run_plan(p, console, out)
+
+
+def run_plan(p: Plan, console: Console, out: Console) -> int:
+    """Run a planned run (:func:`evals.engine.execute`): print the table, write the run directory; the exit code."""
+    try:
+        done = execute(p, console, out)
+    except RunFailed as exc:
+        return fail(str(exc), exc.code) if str(exc) else exc.code
+    return EXIT_ERRORS if done.failed else EXIT_OK
 
 
 if __name__ == "__main__":

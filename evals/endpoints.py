@@ -9,7 +9,7 @@ from typing import Any
 
 from agents.call_cache import CallCache, max_age_s
 from agents.model_call import ModelCaller
-from agents.models import create_chat_model, parse_model
+from agents.model_spec import create_chat_model, parse_model
 from agents.protocol import Asked, GenerationProtocol
 from agents.providers import PROVIDERS
 from evals.records import RunSpec

@@ -8,7 +8,7 @@ results and the model-call cache (a cached call costs nothing) are left out. Pri
 (``--prices``), without cached-input discounts.
 
 ``--max-cost USD`` stops a run once the cost of its stored results reaches the cap (exit code
-:data:`EXIT_COST_CAP`; ``--resume`` continues it, with a higher cap or none); a model without a known price
+:data:`evals.cost.EXIT_COST_CAP`; ``--resume`` continues it, with a higher cap or none); a model without a known price
 cannot be capped and is refused before anything starts.
 """
 
@@ -28,17 +28,16 @@ from rich.table import Table
 
 from agents.protocol import DEFAULT_ANSWER_TOKENS
 from evals.conditions import TOOLS_NOTE, ToolsCondition, VariantCondition, get_condition
-from evals.options import RunConfig, UsageError
+from evals.cost import check_max_cost
+from evals.options import RunConfig, UsageError, fail
 from evals.pricing import PriceError, PriceTable
-from evals.records import RunSpec, SampleResult
+from evals.records import RunSpec
 from evals.run_reader import RunReader
-from evals.runner import RunStopped
 from tasks.build import SampleBuildError
 from tasks.records import Sample
 from tools.registry import get_tools
 
 CHARS_PER_TOKEN = 4
-EXIT_COST_CAP = 5  # README "Exit codes"
 NOTE = ("estimate, not a measurement: prompt tokens = prompt characters / 4; output at its caps (--max-tokens a "
         "call, --max-steps calls in tool conditions, earlier replies re-sent); tool results and cached calls left "
         "out: an upper bound")
@@ -105,7 +104,7 @@ def estimate_run(spec: RunSpec, work: list[tuple[Sample, Any]], prices: PriceTab
                                          if (s.id, c, e) not in done), prices) for c in spec.conditions]
 
 
-def _planned(cfg: RunConfig) -> tuple[RunSpec, set[tuple[str, str, int]], PriceTable]:
+def planned(cfg: RunConfig) -> tuple[RunSpec, set[tuple[str, str, int]], PriceTable]:
     """The spec a run of ``cfg`` would have, what its directory already holds, and the prices; writes nothing."""
     from evals.prepare import check_values
     from evals.specs import make_spec, resumed_spec
@@ -130,7 +129,6 @@ def _planned(cfg: RunConfig) -> tuple[RunSpec, set[tuple[str, str, int]], PriceT
 def print_estimate(cfgs: list[RunConfig], out: Console) -> int:
     """``--dry-run``: the estimate of every run in ``cfgs`` (one per model), printed; exit code 0, or one line and
     2 (usage) or 1 (samples could not be built). Nothing is called and nothing is written."""
-    from evals.compare import fail
     from evals.prepare import build_work
 
     table = Table(title="Dry run: nothing was called, nothing was written", box=box.SIMPLE_HEAD, caption=NOTE)
@@ -139,7 +137,7 @@ def print_estimate(cfgs: list[RunConfig], out: Console) -> int:
     total: float | None = 0.0
     for cfg in cfgs:
         try:
-            spec, done, prices = _planned(cfg)
+            spec, done, prices = planned(cfg)
             if cfg.max_cost is not None:
                 check_max_cost(cfg, spec.model)
             rows = estimate_run(spec, build_work(spec), prices, done)
@@ -155,50 +153,3 @@ def print_estimate(cfgs: list[RunConfig], out: Console) -> int:
     out.print("estimated cost at most: " + ("unknown (a model has no price; give one with --prices FILE.toml)"
                                             if total is None else f"${total:.4f}"), markup=False, highlight=False)
     return 0
-
-
-def check_max_cost(cfg: RunConfig, model: str | None = None) -> None:
-    """``--max-cost`` must be a positive number and the model (``model``, else the run's) must have a price;
-    raises UsageError."""
-    cap = cfg.max_cost
-    if cap is None:
-        return
-    if not math.isfinite(cap) or cap <= 0:
-        raise UsageError(f"--max-cost must be a positive number of USD, got {cap}")
-    if model is None:
-        model = cfg.model
-        if cfg.resume is not None:
-            try:
-                stored = RunReader(Path(cfg.resume)).read_spec()
-            except (FileNotFoundError, ValueError):
-                stored = None  # preparing the run reports it
-            model = stored.spec.model if stored else model
-    try:
-        prices = PriceTable.load(cfg.prices)
-    except PriceError as exc:
-        raise UsageError(str(exc)) from None
-    if prices.price(model) is None:
-        raise UsageError(f"--max-cost needs the price of {model}, which is not in the price table; give one with "
-                         "--prices FILE.toml")
-
-
-class CostCapReached(RunStopped):
-    """The run's spend reached ``--max-cost``; completed samples are stored (a kind of :class:`RunStopped`, so
-    every executor stops on it as on a dead endpoint)."""
-
-
-class CostMeter:
-    """Adds up the cost of a run's results (those already stored first) and raises :class:`CostCapReached` once
-    the total reaches the cap."""
-
-    def __init__(self, cap: float, stored: Iterable[SampleResult]) -> None:
-        self.cap = cap
-        self.spent = sum(r.cost_usd or 0.0 for r in stored)
-
-    def check(self) -> None:
-        if self.spent >= self.cap:
-            raise CostCapReached(f"spend ${self.spent:.4f} reached --max-cost ${self.cap:g}")
-
-    def add(self, result: SampleResult) -> None:
-        self.spent += result.cost_usd or 0.0
-        self.check()

@@ -16,14 +16,13 @@ from evals.options import RunConfig, UsageError
 from evals.pricing import PriceTable
 from evals.records import RunSpec
 from evals.runner import EndpointFactory, ProgressFn, Watch, run_all
+from evals.runner import (
+    ExecutorUnavailable as ExecutorUnavailable,  # raised by the executors; its home is the runner
+)
 from evals.store import RunStore
 from geocore.registry import Registry
 from tasks.base import Task
 from tasks.records import Sample
-
-
-class ExecutorUnavailable(RuntimeError):
-    """The executor cannot run here (not installed, cluster unreachable): one line, exit code 1."""
 
 
 @dataclass(frozen=True)

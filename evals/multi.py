@@ -20,13 +20,16 @@ from typing import Any
 
 from rich.console import Console
 
+from evals.cost import check_max_cost
+from evals.engine import Plan, plan
 from evals.leaderboard import Entry, build_leaderboard, print_leaderboard, read_entry, slug, unique_labels
-from evals.options import RunConfig, UsageError
+from evals.options import RunConfig, UsageError, fail
 from evals.prepare import check_values
+from evals.run import RunFailed
 from evals.run_reader import is_run_dir
 from evals.specs import make_spec
 
-RunOne = Callable[[RunConfig, Console, Console], int]
+RunOne = Callable[[Plan, Console, Console], int]
 MANIFEST = "models.json"
 
 
@@ -90,8 +93,7 @@ def child_dirs(parent: Path, models: list[str]) -> list[Path]:
 
 def run_models(cfg: RunConfig, models: list[str], run_one: RunOne, console: Console, out: Console) -> int:
     """Check every model's options, then run each (``run_one``) and write the leaderboard; the exit code."""
-    from evals.compare import fail
-    from evals.estimate import check_max_cost, print_estimate
+    from evals.estimate import print_estimate
 
     parent = Path(cfg.output) if cfg.output else default_parent()
     dirs = child_dirs(parent, models)
@@ -99,21 +101,24 @@ def run_models(cfg: RunConfig, models: list[str], run_one: RunOne, console: Cons
     try:
         if is_run_dir(parent):
             raise UsageError(f"--output {parent} is one model's run directory; give a new or a parent directory")
-        for c in cfgs:
-            check_values(c)
-            make_spec(c)
-            check_max_cost(c)
+        if cfg.dry_run:
+            for c in cfgs:
+                check_values(c)
+                make_spec(c)
+                check_max_cost(c)
+            return print_estimate(cfgs, out)
+        plans = [plan(c) for c in cfgs]
     except UsageError as exc:
         return fail(str(exc), 2)
-    if cfg.dry_run:
-        return print_estimate(cfgs, out)
+    except RunFailed as exc:
+        return fail(str(exc), exc.code)
     parent.mkdir(parents=True, exist_ok=True)
     (parent / MANIFEST).write_text(json.dumps({"models": [{"model": m, "run_dir": d.name}
                                                           for m, d in zip(models, dirs, strict=True)]}, indent=2))
     codes = []
-    for i, c in enumerate(cfgs, 1):
+    for i, (c, p) in enumerate(zip(cfgs, plans, strict=True), 1):
         console.print(f"model {i} of {len(cfgs)}: {c.model} → {c.output}", markup=False, highlight=False)
-        code = run_one(c, console, out)
+        code = run_one(p, console, out)
         codes.append(code)
         if code == 130:
             return code

@@ -11,6 +11,7 @@ shares :class:`RunSettings`.
 from __future__ import annotations
 
 import argparse
+import sys
 import tomllib
 import types
 from pathlib import Path
@@ -34,6 +35,12 @@ _RETRIES = RetryPolicy()
 
 class UsageError(Exception):
     """A bad flag or config value: reported on one line, exit code 2."""
+
+
+def fail(message: str, code: int) -> int:
+    """Print a one-line error (secrets masked) to stderr and return the exit code ``code``."""
+    print(f"error: {redact(message)}", file=sys.stderr)
+    return code
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.models import UnknownProviderError, parse_model
+from agents.model_spec import UnknownProviderError, parse_model
 from agents.providers import PROVIDERS
 from agents.secrets import add_secret_url
 from evals.conditions import forced_call_error, get_condition
@@ -230,8 +230,9 @@ def build_work(spec: RunSpec) -> list[tuple[Sample, Any]]:
     return work
 
 
-def prepare(cfg: RunConfig) -> Prepared:
-    """Validate everything that can be validated before a model is started; raises UsageError."""
+def check_run_options(cfg: RunConfig) -> tuple[PriceTable, list[str]]:
+    """The checks of :func:`check_values`, the price table, the export formats and the baseline run; raises
+    UsageError and writes nothing."""
     check_values(cfg)
     try:
         prices = PriceTable.load(cfg.prices)
@@ -240,6 +241,13 @@ def prepare(cfg: RunConfig) -> Prepared:
         raise UsageError(str(exc)) from None
     if cfg.baseline is not None and not (Path(cfg.baseline) / "run.sqlite").exists():
         raise UsageError(f"--baseline {cfg.baseline}: no run store there (run.sqlite)")
+    return prices, formats
+
+
+def prepare(cfg: RunConfig, work: list[tuple[Sample, Any]] | None = None) -> Prepared:
+    """Open (or resume) the run directory of ``cfg`` and store its spec and samples (``work``, already built by
+    :func:`evals.engine.plan`, else built here); raises UsageError."""
+    prices, formats = check_run_options(cfg)
     if cfg.resume is not None:
         run_dir = Path(cfg.resume)
         store, run_id, spec = _open_resumed(run_dir, cfg)
@@ -252,7 +260,7 @@ def prepare(cfg: RunConfig) -> Prepared:
     else:
         store, run_id, spec, run_dir, resumed = _open_new(cfg)
     try:
-        work = build_work(spec)
+        work = build_work(spec) if work is None else work
     except (UsageError, SampleBuildError):
         store.close()
         raise

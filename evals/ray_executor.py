@@ -40,12 +40,12 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from evals.conditions import Condition, get_condition
-from evals.executors import ExecutorUnavailable
 from evals.pricing import PriceTable
 from evals.records import RunSpec, SampleResult
 from evals.runner import (
     Endpoint,
     EndpointFactory,
+    ExecutorUnavailable,
     ProgressFn,
     _failed,
     answer_sample,

@@ -22,13 +22,13 @@ from rich.progress import (
 
 from agents.call_cache import CallCache
 from agents.local_model import MAX_AUTO_SLOTS
-from agents.models import parse_model
+from agents.model_spec import parse_model
 from agents.providers import PROVIDERS, ServerUnavailable
 from agents.secrets import redact
 from evals.analysis import TaskComparison, usage
 from evals.conditions import unforced_note
+from evals.cost import EXIT_COST_CAP, CostCapReached, CostMeter
 from evals.endpoints import SpecEndpointFactory
-from evals.estimate import EXIT_COST_CAP, CostCapReached, CostMeter
 from evals.executors import Executor, ExecutorUnavailable, Job
 from evals.export import ExportError, export
 from evals.leaderboard import (
@@ -54,7 +54,7 @@ EXIT_FAILED = 1  # could not run: the model or its server did not start, a non-p
 EXIT_USAGE = 2  # bad flags or config, a run that selects no sample, a run directory in use
 EXIT_ERRORS = 3  # the run finished but some samples ended in error: results incomplete (--resume retries them)
 EXIT_STOPPED = 4  # the run stopped early: its model server died or its endpoint is unreachable (--resume continues)
-# EXIT_COST_CAP = 5 (evals.estimate): the run's spend reached --max-cost (--resume continues)
+# EXIT_COST_CAP = 5 (evals.cost): the run's spend reached --max-cost (--resume continues)
 
 
 EXIT_TERMINATED = 143  # stopped by SIGTERM (128 + 15); completed samples are kept
@@ -77,6 +77,20 @@ class RunFailed(Exception):
         self.code = code
 
 
+def cost_meter(run: Prepared, max_cost: float | None) -> CostMeter | None:
+    """The meter of ``max_cost`` (USD; None: no cap) over the run's stored results; raises :class:`RunFailed`
+    (exit code 5) when they already reach it."""
+    if max_cost is None:
+        return None
+    meter = CostMeter(max_cost, run.store.results(with_trace=False))
+    try:
+        meter.check()
+    except CostCapReached as exc:
+        raise RunFailed(f"{exc} before this call; nothing was run: --resume {run.run_dir} with a higher "
+                        "--max-cost (or none) continues", EXIT_COST_CAP) from None
+    return meter
+
+
 def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, console: Console, *,
            tool_call_parser: str | None = None, serve_args: list[str] | None = None,
            max_cost: float | None = None, local_slots: int | None = None) -> None:
@@ -88,13 +102,7 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
     provider = PROVIDERS.get(model.provider)
     if note := unforced_note(spec.model, conditions, provider.forced_tool_choice):
         console.print(note, markup=False, highlight=False)
-    meter = CostMeter(max_cost, run.store.results(with_trace=False)) if max_cost is not None else None
-    if meter is not None:
-        try:
-            meter.check()
-        except CostCapReached as exc:
-            raise RunFailed(f"{exc} before this call; nothing was run: --resume {run.run_dir} with a higher "
-                            "--max-cost (or none) continues", EXIT_COST_CAP) from None
+    meter = cost_meter(run, max_cost)
     cache = CallCache() if spec.cache else None
     with ExitStack() as stack:
         if cache is not None:

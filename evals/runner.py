@@ -43,6 +43,11 @@ WATCH_INTERVAL_S = 0.2
 CONNECTION_LABEL = "connection:"  # how agents.model_call labels a call that could not reach the endpoint
 
 
+class ExecutorUnavailable(RuntimeError):
+    """The executor cannot run here (not installed, cluster unreachable): one line, exit code 1 (re-exported by
+    :mod:`evals.executors`, whose executors raise it)."""
+
+
 class RunStopped(Exception):
     """The run cannot go on (its model server died, its endpoint is unreachable); completed samples are stored
     and ``--resume`` continues."""

@@ -9,7 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from agents.models import UnknownProviderError, parse_model
+from agents.model_spec import UnknownProviderError, parse_model
 from agents.protocol import Asked, GenerationProtocol, ProtocolError
 from agents.providers import PROVIDERS
 from agents.secrets import MASK

@@ -14,7 +14,8 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from agents.model_call import ModelCaller, ModelCallError, RetryPolicy
-from agents.models import GenerationSettings, create_chat_model
+from agents.model_spec import create_chat_model
+from agents.models import GenerationSettings
 from agents.scripted import ScriptedChatModel
 from agents.tool_agent import AgentLimits, ToolAgent
 from tasks.records import Message

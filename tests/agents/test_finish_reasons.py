@@ -15,7 +15,7 @@ from agents.call_cache import CallCache
 from agents.finish import finish_of
 from agents.intrinsic import answer_intrinsic
 from agents.model_call import ModelCaller
-from agents.models import create_chat_model
+from agents.model_spec import create_chat_model
 from agents.trace import ModelCallEvent
 from tasks.records import Message
 from tests.replay import Replay, recorded

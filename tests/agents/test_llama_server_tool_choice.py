@@ -26,7 +26,8 @@ from agents.llama_server import (  # noqa: E402
     make_handler,
 )
 from agents.messages import usage  # noqa: E402
-from agents.models import GenerationSettings, create_chat_model  # noqa: E402
+from agents.model_spec import create_chat_model  # noqa: E402
+from agents.models import GenerationSettings  # noqa: E402
 from tests.loopback import LoopbackServer  # noqa: E402
 
 RECORDED = json.loads((Path(__file__).parent / "data" / "xllamacpp_completions.json").read_text())

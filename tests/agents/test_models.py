@@ -8,7 +8,8 @@ import httpx
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from agents.models import GenerationSettings, UnknownProviderError, create_chat_model, parse_model
+from agents.model_spec import UnknownProviderError, create_chat_model, parse_model
+from agents.models import GenerationSettings
 
 
 def completion(content: str = "FINAL ANSWER: 1 km") -> dict:

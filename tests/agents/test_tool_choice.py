@@ -12,7 +12,7 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from agents.messages import usage
-from agents.models import create_chat_model
+from agents.model_spec import create_chat_model
 from agents.providers import PROVIDERS
 from evals.conditions import AnswerContext, get_condition
 from tasks import get_task

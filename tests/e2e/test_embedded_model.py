@@ -93,7 +93,7 @@ def test_llama_cpp_parses_the_forced_call_grammar_of_every_tool(server: LocalMod
 
 
 def test_required_tool_choice_makes_the_embedded_model_call_a_tool(server: LocalModelServer) -> None:
-    from agents.models import create_chat_model
+    from agents.model_spec import create_chat_model
 
     distance = [t for t in get_tools(["geodesy"]) if t.name == "distance_km"]
     model = create_chat_model("local/qwen2.5-coder-1.5b", base_url=server.base_url)

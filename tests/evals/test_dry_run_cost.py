@@ -10,7 +10,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from evals.compare import main
-from evals.estimate import EXIT_COST_CAP
+from evals.cost import EXIT_COST_CAP
 from evals.run_reader import RunReader
 from tasks.registry import get_task
 
