@@ -74,7 +74,7 @@ def check_values(cfg: RunConfig) -> None:
 
 def _check_run_dir(flag: str, run_dir: Path) -> None:
     """A run directory that can be created and written, whose existing store (if any) can be read."""
-    from evals.store import SCHEMA
+    from evals.store import STORE_VERSION, store_version
 
     existing = run_dir
     while not existing.exists() and existing != existing.parent:
@@ -89,13 +89,8 @@ def _check_run_dir(flag: str, run_dir: Path) -> None:
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            fresh = sqlite3.connect(":memory:")
-            fresh.executescript(SCHEMA)
-            for table in ("run", "samples", "results", "events"):
-                want = [r[1] for r in fresh.execute(f"PRAGMA table_info({table})")]
-                have = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
-                if have and have != want:
-                    raise ValueError(f"table {table} has columns {', '.join(have)}")
+            if store_version(db) > STORE_VERSION:  # older formats are migrated when the run opens the store
+                raise ValueError(f"store format {store_version(db)}, newer than this geogap's {STORE_VERSION}")
             row = db.execute("SELECT spec FROM run LIMIT 1").fetchone()
             if row is not None:
                 RunSpec.model_validate_json(row[0])

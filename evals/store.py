@@ -6,7 +6,8 @@ queries) and ``events`` (trace events in order). Every result is committed in it
 it is known, so killing the process at any moment loses no completed sample. A run that writes holds an
 exclusive lock on ``run.lock`` (``fcntl.flock``, released when the store closes or the process exits), so a
 second run into a directory in use is refused. ``results.answer_status`` is the score's answer status
-(``tasks.records.ANSWER_STATUSES``; added to older stores when they are opened for writing); each trace event's
+(``tasks.records.ANSWER_STATUSES``). The store's format is its ``PRAGMA user_version``: opening it for writing
+runs the numbered :data:`MIGRATIONS` it has not had; each trace event's
 record holds a model call's finish reason (provider-neutral and raw). Everything written passes
 through :func:`agents.secrets.redact_json` (secrets masked in string values before serialization): API keys
 and authorisation headers never reach the file. Reading is :class:`evals.run_reader.RunReader`'s (a store is one).
@@ -18,6 +19,7 @@ import fcntl
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from agents.secrets import redact_json
@@ -40,6 +42,49 @@ CREATE TABLE IF NOT EXISTS events (
   PRIMARY KEY (sample_id, condition, epoch, seq));
 """
 LOCK_NAME = "run.lock"
+
+
+def _v1_tables(db: sqlite3.Connection) -> None:
+    """Format 1: the four tables. A store from before formats were numbered (``user_version`` 0) already has
+    them, written before answer statuses existed or after: the column is added and filled where missing."""
+    for statement in SCHEMA.split(";"):  # not executescript: it would commit the migration's transaction
+        if statement.strip():
+            db.execute(statement)
+    if "answer_status" not in {row[1] for row in db.execute("PRAGMA table_info(results)")}:
+        db.execute("ALTER TABLE results ADD COLUMN answer_status TEXT")
+        db.execute("UPDATE results SET answer_status = CASE WHEN parse_failed = 1 THEN 'unparsed' ELSE 'answered' "
+                   "END WHERE status = 'ok'")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1_tables,)
+"""``MIGRATIONS[i]`` takes a store from format ``i`` to ``i + 1`` (``PRAGMA user_version``); append, never edit."""
+STORE_VERSION = len(MIGRATIONS)
+
+
+class StoreTooNew(ValueError):
+    """A store written by a newer geogap (a format this code does not know)."""
+
+
+def store_version(db: sqlite3.Connection) -> int:
+    """The store's format (``PRAGMA user_version``; 0: written before formats were numbered)."""
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Bring the store to :data:`STORE_VERSION`, one numbered migration per transaction; raises
+    :class:`StoreTooNew` for a format from the future."""
+    version = store_version(db)
+    if version > STORE_VERSION:
+        raise StoreTooNew(f"store format {version} is newer than this geogap's ({STORE_VERSION})")
+    for number in range(version, STORE_VERSION):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            MIGRATIONS[number](db)
+            db.execute(f"PRAGMA user_version = {number + 1}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 RESULT_COLUMNS = ("sample_id, condition, epoch, task, status, correct, value, parse_failed, record, created, "
                   "answer_status")
 
@@ -103,13 +148,7 @@ class RunStore(RunReader):
             self.db = sqlite3.connect(self.path, timeout=30)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
-            columns = {row[1] for row in self.db.execute("PRAGMA table_info(results)")}
-            if "answer_status" not in columns:  # a store written before answer statuses existed
-                with self.db:
-                    self.db.execute("ALTER TABLE results ADD COLUMN answer_status TEXT")
-                    self.db.execute("UPDATE results SET answer_status = CASE WHEN parse_failed = 1 THEN 'unparsed' "
-                                    "ELSE 'answered' END WHERE status = 'ok'")
+            migrate(self.db)
         except BaseException:
             self._unlock()
             raise
