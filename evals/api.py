@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -47,6 +46,7 @@ from evals.prepare import Prepared
 from evals.records import RunSpec
 from evals.run import EXIT_USAGE, RunFailed, cost_meter, execute_job
 from evals.run_reader import RunReader
+from evals.run_report import read_report
 from evals.runner import Endpoint, retry_policy
 
 if TYPE_CHECKING:
@@ -190,7 +190,7 @@ def _run(cfg: RunConfig, chat: BaseChatModel | None, show: bool, forced_tool_cho
         raise RunError(str(exc) or f"the run stopped (exit code {exc.code}); completed samples are stored",
                        exc.code) from None
     return RunResult(run_dir=done.run_dir, run_id=done.run_id, spec=done.spec,
-                     report=json.loads((done.run_dir / "results.json").read_text()), table=out.export_text(),
+                     report=read_report(done.run_dir / "results.json").as_dict(), table=out.export_text(),
                      failed=done.failed)
 
 

@@ -33,6 +33,7 @@ from evals.analysis import (
     summarise,
 )
 from evals.records import SampleResult
+from evals.run_report import report_of
 from tasks.records import Sample
 
 __all__ = ["ConditionSummary", "TaskComparison", "build_report", "compare", "pct", "print_table", "render_table",
@@ -316,6 +317,7 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 
 def write_results_json(path: Path, report: dict[str, Any]) -> Path:
-    """Write ``results.json`` from a :func:`build_report` dict."""
-    write_text_atomic(Path(path), redact_json(_clean(report), indent=2))
+    """Write ``results.json`` from a :func:`build_report` dict (or a leaderboard's), through the typed, versioned
+    :class:`evals.run_report.RunReport`."""
+    write_text_atomic(Path(path), redact_json(report_of(_clean(report)).as_dict(), indent=2))
     return Path(path)

@@ -9,7 +9,6 @@ The server shows it at ``/leaderboard``: the leaderboard a parent directory of s
 
 from __future__ import annotations
 
-import json
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -25,6 +24,7 @@ from evals.leaderboard import (
 )
 from evals.report import pct, write_text_atomic
 from evals.run_reader import is_run_dir
+from evals.run_report import read_report
 from evals.view.charts import POOLED, gap_chart
 from evals.view.markup import Safe, esc, h, join, page
 from evals.view.widgets import acc_cell, gap_cell
@@ -40,10 +40,9 @@ NOTES = ("Gap: compared − baseline on the same items, paired bootstrap over it
 def read_board(directory: Path) -> dict[str, Any] | None:
     """The leaderboard in ``directory/results.json`` (a parent of several models' runs), or None."""
     try:
-        data = json.loads((Path(directory) / "results.json").read_text())
+        board = read_report(Path(directory) / "results.json").leaderboard
     except (OSError, ValueError):
         return None
-    board = data.get("leaderboard") if isinstance(data, dict) else None
     return board if isinstance(board, dict) and board.get("rows") is not None else None
 
 

@@ -8,7 +8,6 @@ breakdowns when they are ready, and serves pages meanwhile. The static export wa
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -18,6 +17,7 @@ from typing import Any
 
 from evals.analysis import BASELINE_CONDITION, TaskComparison, breakdowns, compare, overall
 from evals.records import SampleResult
+from evals.run_report import read_report
 from tasks.records import Sample
 
 Publish = Callable[["Summary"], None]
@@ -87,7 +87,7 @@ def from_results_json(path: Path, conditions: list[str], newer_than: float | Non
     try:
         if newer_than is None or path.stat().st_mtime <= newer_than:
             return None
-        return from_report(json.loads(path.read_text()), conditions)
+        return from_report(read_report(path).as_dict(), conditions)
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
