@@ -200,7 +200,9 @@ def _open_new(cfg: RunConfig) -> tuple[RunStore, str, RunSpec, Path, bool]:
     store = open_exclusive(run_dir)
     previous = store.read_spec()
     if previous is not None:
-        diff = spec.differences(previous[1].model_copy(update={"dataset_hash": None}))
+        stored = previous[1]  # a run from before task versions is the same run when all else is
+        diff = spec.differences(stored.model_copy(update={"dataset_hash": None,
+                                                          "task_versions": stored.task_versions or spec.task_versions}))
         if diff:
             store.close()
             raise UsageError(f"{run_dir} holds a different run (differs in {', '.join(diff)}); use "

@@ -24,6 +24,8 @@ class RunSpec(RunSettings):
     size: int | str | None = Field(default=None, description="Items generated per task ('paper' = paper size)")
     max_connections: int = Field(default=1, description="Concurrent samples (resolved from the provider)")
     cache: bool = Field(default=True, description="Whether model calls go through the call cache")
+    task_versions: dict[str, str] = Field(default_factory=dict, description="Per task, its version (a run "
+                                          "written before tasks had versions stores none)")
     versions: dict[str, str] = Field(default_factory=dict)
     git_revision: str | None = None
     dataset_hash: str | None = None

@@ -36,7 +36,7 @@ class RunReport(BaseModel):
     tasks: list[TaskComparison] | None = None
     overall: TaskComparison | None = None
     breakdowns: dict[str, Any] | None = None
-    baseline_run: dict[str, Any] | None = None
+    baseline_run: list[dict[str, Any]] | None = None
     leaderboard: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:

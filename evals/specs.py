@@ -208,7 +208,13 @@ def make_spec(cfg: RunConfig) -> RunSpec:
         max_connections=cfg.max_connections or cfg.local_slots or provider.default_connections,
         generation=generation,
         cache=cfg.cache if cfg.cache is not None else all(p.temperature == 0 for p in generation.values()),
-        dataset=check_dataset(cfg, list(limits)), versions=versions(), git_revision=git_revision())
+        dataset=check_dataset(cfg, list(limits)), versions=versions(), git_revision=git_revision(),
+        task_versions=task_versions(list(limits)))
+
+
+def task_versions(tasks: list[str]) -> dict[str, str]:
+    """Each task's version (:attr:`tasks.base.GeneratedTask.version`)."""
+    return {n: get_task(n).version for n in tasks}
 
 
 def _as_stored(name: str, value: Any) -> Any:
@@ -236,6 +242,12 @@ def resumed_spec(stored: RunSpec, cfg: RunConfig) -> RunSpec:
         if name in given and _as_stored(name, getattr(cfg, name)) != getattr(stored, name):
             raise UsageError(f"{flags_of(name)[-1]} differs from the run being resumed ({getattr(stored, name)!r}); "
                              "drop it or start a new --output")
+    now = task_versions(stored.tasks)
+    changed = [f"{n} (run: {stored.task_versions[n]}, now: {v})" for n, v in now.items()
+               if n in stored.task_versions and stored.task_versions[n] != v]
+    if changed:
+        raise UsageError(f"tasks changed version since the run being resumed: {', '.join(changed)}; start a new "
+                         "--output")
     update: dict[str, Any] = {"versions": versions(), "git_revision": git_revision()}
     update.update({name: getattr(cfg, name) for name in names_with("operational") if name in given})
     resumed = stored.model_copy(update=update)

@@ -26,6 +26,11 @@ class Task(Protocol):
     family: str
     toolsets: tuple[str, ...]
 
+    @property
+    def version(self) -> str:
+        """The task's version, part of a run's identity: raised when its items, gold, prompt or scoring change."""
+        ...
+
     def samples(self, *, split: Split = "test", limit: int | None = None, seed: int = 42) -> list[Sample]:
         """The task's samples of one split, deterministic for a seed, at most ``limit`` of them."""
         ...
@@ -79,6 +84,9 @@ class GeneratedTask(Generic[TargetT, ValueT]):
     base_name: ClassVar[str | None] = None
     """The task this one is a variant of (:class:`tasks.registry.Variant`), None for a base task."""
     toolsets: ClassVar[tuple[str, ...]] = ()
+    version: ClassVar[str] = "1"
+    """Raise it when the task's items, gold, prompt or scoring change: it is part of a run's identity
+    (:attr:`evals.records.RunSpec.task_versions`), so a run is never resumed across a change."""
     default_size: ClassVar[int] = 200
     paper_size: ClassVar[int] = 3400
 

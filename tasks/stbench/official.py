@@ -372,6 +372,8 @@ class OfficialTask:
     name: ClassVar[str]
     """Set by :func:`tasks.registry.register_task`."""
     family = "stbench"
+    version: ClassVar[str] = "1"
+    """Part of a run's identity, as :attr:`tasks.base.GeneratedTask.version`."""
     dataset_option = True
     """The compare CLI passes ``--dataset`` and ``--dataset-kind`` to this task's constructor."""
     dataset_kinds = tuple(f"{k} ({v.abbrev})" if v.abbrev else k for k, v in KINDS.items())

@@ -65,3 +65,26 @@ def test_a_store_from_the_future_is_refused(tmp_path: Path, capsys: pytest.Captu
     assert main(["--resume", str(run)]) == 2
     err = capsys.readouterr().err.strip()
     assert "newer than this geogap's" in err and "\n" not in err
+
+
+def test_task_versions_are_part_of_the_run_identity(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from evals.records import RunSpec
+    from tasks.registry import TASKS
+
+    run = tmp_path / "new"
+    argv = ["--model", "scripted/tests.evals.fixed_policy:answer", "--tasks", "gpsbench.distance", "--limit", "1",
+            "--conditions", "intrinsic", "--output", str(run)]
+    assert main(argv) == 0
+    spec = RunReader(run).read_spec()
+    assert spec is not None and spec.spec.task_versions == {"gpsbench.distance": "1"}
+    assert "task_versions" in spec.spec.identity()
+    monkeypatch.setattr(TASKS.get("gpsbench.distance"), "version", "2")
+    assert main(["--resume", str(run)]) == 2
+    assert "gpsbench.distance (run: 1, now: 2)" in capsys.readouterr().err
+    assert main(argv) == 2  # the same command again: a different run now
+    assert "differs in task_versions" in capsys.readouterr().err
+    old = _copy(tmp_path)  # a run from before task versions resumes as it was
+    assert RunSpec.model_validate_json(sqlite3.connect(old / "run.sqlite").execute(
+        "SELECT spec FROM run").fetchone()[0]).task_versions == {}
+    assert main(["--resume", str(old)]) == 0
