@@ -74,6 +74,20 @@ class Condition(Protocol):
     """Decides the agent, its tool sets and any prompt change for a sample."""
 
     name: str
+    uses_tools: bool
+    """Whether it answers with the tool agent (up to ``--max-steps`` calls a sample) or in one call."""
+    require_tool_call: bool
+    """Whether the agent's first call is forced to call a tool (where the provider can force one)."""
+    system_note: str | None
+    """A note it appends to the system message (what the estimate counts)."""
+
+    def toolsets_for(self, task: Task) -> tuple[str, ...]:
+        """The tool sets it offers on ``task`` (none when it does not use tools)."""
+        ...
+
+    def unforced_name(self) -> str:
+        """The condition it runs as where the provider cannot force a tool call."""
+        ...
 
     def prepare(self, sample: Sample, task: Task, ctx: AnswerContext) -> tuple[Sample, Task]:
         """The sample (and the task that parses and scores it) to answer; raise NotApplicable to skip."""
@@ -84,9 +98,18 @@ class Condition(Protocol):
 
 
 class BaseCondition:
-    """Defaults for conditions: no transformation, no up-front checks."""
+    """Defaults for conditions: one call, no tools, no note, no transformation, no up-front checks."""
 
     name: str = ""
+    uses_tools: bool = False
+    require_tool_call: bool = False
+    system_note: str | None = None
+
+    def toolsets_for(self, task: Task) -> tuple[str, ...]:
+        return ()
+
+    def unforced_name(self) -> str:
+        return self.name
 
     def prepare(self, sample: Sample, task: Task, ctx: AnswerContext) -> tuple[Sample, Task]:
         return sample, task
@@ -121,6 +144,7 @@ class NoteOnlyCondition(BaseCondition):
     """The model answers alone in one call, its prompt carrying the tools condition's note (no tools offered)."""
 
     name = "note-only"
+    system_note: str | None = TOOLS_NOTE
 
     async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
         return await answer_intrinsic(ctx.model, with_tools_note(sample.messages), ctx.caller)
@@ -151,10 +175,15 @@ class ToolsCondition(BaseCondition):
 
     def __init__(self, toolsets: tuple[str, ...] | None = None, require_tool_call: bool = False) -> None:
         self.toolsets = toolsets
+        self.uses_tools = True
         self.require_tool_call = require_tool_call
+        self.system_note = TOOLS_NOTE
         base = TOOLS_REQUIRED if require_tool_call else TOOLS
         self.name = base if toolsets is None else f"{base}[{','.join(toolsets)}]"
         self._agents: dict[tuple[int, int, tuple[str, ...], tuple[Any, ...], str | None], ToolAgent] = {}
+
+    def unforced_name(self) -> str:
+        return ToolsCondition(self.toolsets).name
 
     def toolsets_for(self, task: Task) -> tuple[str, ...]:
         if self.toolsets is None:
@@ -190,6 +219,8 @@ class VariantCondition(BaseCondition):
         self.name = name
         self.variant = variant
         self.inner = inner or IntrinsicCondition()
+        self.uses_tools, self.system_note = self.inner.uses_tools, self.inner.system_note
+        self.require_tool_call = self.inner.require_tool_call
         # per (variant, split, seed, size): the variant's first items of the split (how many asked for, by id)
         self._siblings: dict[tuple[str, str, int, int | None], tuple[int | None, dict[str, Sample]]] = {}
 
@@ -221,6 +252,9 @@ class VariantCondition(BaseCondition):
         if twin is None or twin.target != sample.target:
             raise NotApplicable(f"{sibling.name} has no item matching {sample.id}")
         return twin, sibling
+
+    def toolsets_for(self, task: Task) -> tuple[str, ...]:
+        return self.inner.toolsets_for(task)
 
     async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
         return await self.inner.answer(sample, task, ctx)
@@ -303,17 +337,17 @@ def condition_names() -> list[str]:
 def unforced_note(model: str, conditions: Sequence[Condition], forced_tool_choice: str | None) -> str | None:
     """The one line a run prints when it has ``tools-required`` conditions but ``model``'s provider cannot force a
     tool call (they then run as ``tools``); None otherwise."""
-    required = [c for c in conditions if isinstance(c, ToolsCondition) and c.require_tool_call]
+    required = [c for c in conditions if c.require_tool_call]
     if forced_tool_choice is not None or not required:
         return None
-    runs = ", ".join(f"{c.name} runs as {ToolsCondition(c.toolsets).name}" for c in required)
+    runs = ", ".join(f"{c.name} runs as {c.unforced_name()}" for c in required)
     return f"note: {model} cannot force a tool call; {runs}"
 
 
 def forced_call_error(conditions: Sequence[Condition], forced_tool_choice: str | None, max_steps: int) -> str | None:
     """Why a run cannot measure its ``tools-required`` conditions, or None: with one model call per sample the
     forced tool call is the only call, and no answer can follow its result."""
-    required = [c.name for c in conditions if isinstance(c, ToolsCondition) and c.require_tool_call]
+    required = [c.name for c in conditions if c.require_tool_call]
     if forced_tool_choice is None or not required or max_steps >= 2:
         return None
     return (f"{', '.join(required)} forces a tool call on the first model call, so --max-steps {max_steps} leaves no "

@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from agents.protocol import DEFAULT_ANSWER_TOKENS
-from evals.conditions import TOOLS_NOTE, ToolsCondition, VariantCondition, get_condition
+from evals.conditions import get_condition
 from evals.cost import check_max_cost
 from evals.options import RunConfig, UsageError, fail
 from evals.pricing import PriceError, PriceTable
@@ -70,20 +70,19 @@ def estimate_condition(spec: RunSpec, name: str, items: Iterable[tuple[Sample, A
                        ) -> ConditionEstimate:
     """The calls, tokens and cost of answering ``items`` ((sample, task) pairs, once per epoch) under ``name``."""
     cond = get_condition(name)
-    inner = cond.inner if isinstance(cond, VariantCondition) else cond
     schemas: dict[tuple[str, ...], int] = {}
     n = calls = tokens_in = tokens_out = 0
     for sample, task in items:
-        prompt = sum(tokens(m.content) for m in sample.messages)
+        prompt = sum(tokens(m.content) for m in sample.messages) + (tokens(cond.system_note) if cond.system_note
+                                                                     else 0)
         cap = output_cap(spec, sample.task)
         n += 1
-        if isinstance(inner, ToolsCondition):
-            steps = spec.max_steps
-            head = prompt + tokens(TOOLS_NOTE) + _schema_tokens(inner.toolsets_for(task), schemas)
+        steps = spec.max_steps if cond.uses_tools else 1
+        if cond.uses_tools:
+            head = prompt + _schema_tokens(cond.toolsets_for(task), schemas)
             tokens_in += sum(head + k * cap for k in range(steps))
         else:
-            steps = 1
-            tokens_in += prompt + (tokens(TOOLS_NOTE) if inner.name == "note-only" else 0)
+            tokens_in += prompt
         calls += steps
         tokens_out += steps * cap
     return ConditionEstimate(name, n, calls, tokens_in, tokens_out, price.cost(spec.model, tokens_in, tokens_out))

@@ -13,7 +13,7 @@ from agents.model_spec import UnknownProviderError, parse_model
 from agents.protocol import Asked, GenerationProtocol, ProtocolError
 from agents.providers import PROVIDERS
 from agents.secrets import MASK
-from evals.conditions import ToolsCondition, UnknownConditionError, get_condition, split_conditions
+from evals.conditions import UnknownConditionError, get_condition, split_conditions
 from evals.mcp import register_stored, spec_entries
 from evals.options import RunConfig, RunSettings, UsageError, flags_of, names_with
 from evals.pricing import PriceTable
@@ -136,7 +136,7 @@ def resolve_generation(cfg: RunSettings, tasks: list[str], conditions: list[str]
                       for t in tasks}
     except ProtocolError as exc:
         raise UsageError(str(exc)) from None
-    forced = [c for c in conditions if getattr(get_condition(c), "require_tool_call", False)]
+    forced = [c for c in conditions if get_condition(c).require_tool_call]
     if forced and any(not p.forced_tool_choice_ok for p in generation.values()):
         raise UsageError(f"{', '.join(forced)} forces a tool call, which {cfg.model} refuses with extended thinking "
                          "(Anthropic allows only tool_choice auto or none with thinking); drop --thinking-budget or "
@@ -201,8 +201,7 @@ def make_spec(cfg: RunConfig) -> RunSpec:
         raise UsageError("--local-slots applies to local/ models only")
     stored = cfg.model_dump(include=set(RunSettings.model_fields) - {"dataset"})
     generation = resolve_generation(cfg, list(limits), conditions)
-    used = [s for c in map(get_condition, conditions) if isinstance(c, ToolsCondition) for n in limits
-            for s in c.toolsets_for(get_task(n))]
+    used = [s for c in map(get_condition, conditions) for n in limits for s in c.toolsets_for(get_task(n))]
     return RunSpec(mcp=spec_entries(used),
         **stored, tasks=list(limits), task_limits=limits, conditions=conditions, size=size,
         max_connections=cfg.max_connections or cfg.local_slots or provider.default_connections,
