@@ -212,8 +212,14 @@ def make_spec(cfg: RunConfig) -> RunSpec:
 
 
 def task_versions(tasks: list[str]) -> dict[str, str]:
-    """Each task's version (:attr:`tasks.base.GeneratedTask.version`)."""
-    return {n: get_task(n).version for n in tasks}
+    """Each task's version (:attr:`tasks.base.GeneratedTask.version`); a task without one is a UsageError."""
+    out = {}
+    for n in tasks:
+        version = getattr(get_task(n), "version", None)  # a plug-in's task may predate versions
+        if version is None:
+            raise UsageError(f'task {n} has no version (the Task protocol\'s `version`, e.g. version = "1")')
+        out[n] = str(version)
+    return out
 
 
 def _as_stored(name: str, value: Any) -> Any:
