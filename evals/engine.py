@@ -51,12 +51,14 @@ class Plan:
     serve_args: list[str]
 
 
-def plan(cfg: RunConfig, *, forced_tool_choice: str | None = None, chat_object: bool = False) -> Plan:
+def plan(cfg: RunConfig, *, forced_tool_choice: str | None = None, chat_object: bool = False,
+         like: Plan | None = None) -> Plan:
     """Check ``cfg`` and build its run without writing anything; raises :class:`RunFailed` (exit code 2 for bad
     options, 1 when the executor, an MCP server or the samples cannot be had). ``chat_object``: the model is an
-    :mod:`evals.api` object forcing a tool call with ``forced_tool_choice``."""
+    :mod:`evals.api` object forcing a tool call with ``forced_tool_choice``. ``like``: another model's plan whose
+    samples this one shares when it asks the same (several models hold one copy of them)."""
     try:
-        return _plan(cfg, forced_tool_choice, chat_object)
+        return _plan(cfg, forced_tool_choice, chat_object, like)
     except UsageError as exc:
         raise RunFailed(str(exc), EXIT_USAGE) from None
     except SampleBuildError as exc:
@@ -65,7 +67,11 @@ def plan(cfg: RunConfig, *, forced_tool_choice: str | None = None, chat_object: 
         raise RunFailed(str(exc), EXIT_FAILED) from None
 
 
-def _plan(cfg: RunConfig, forced_tool_choice: str | None, chat_object: bool) -> Plan:
+SAMPLE_FIELDS = {"tasks", "task_limits", "limit", "size", "split", "seed", "dataset", "dataset_kind"}
+"""The spec fields that decide a run's samples (:func:`evals.prepare.build_work`)."""
+
+
+def _plan(cfg: RunConfig, forced_tool_choice: str | None, chat_object: bool, like: Plan | None) -> Plan:
     check_max_cost(cfg)
     executor = make_executor(cfg)
     if cfg.compare_paper and not cfg.suite and cfg.resume is None:
@@ -81,7 +87,8 @@ def _plan(cfg: RunConfig, forced_tool_choice: str | None, chat_object: bool) -> 
     vllm_args = serve_args(cfg.vllm_args, spec.model, spec.base_url)
     if spec.mcp and cfg.executor != "local":
         raise UsageError(f"MCP tool sets ({', '.join(spec.mcp)}) run on the local executor only")
-    work = build_work(spec)
+    same = like is not None and like.spec.model_dump(include=SAMPLE_FIELDS) == spec.model_dump(include=SAMPLE_FIELDS)
+    work = like.work if like is not None and same else build_work(spec)
     if spec.model.startswith(OBJECT_PREFIX) and not chat_object and any(
             (s.id, c, e) not in done for s, _ in work for c in spec.conditions for e in range(spec.epochs)):
         raise UsageError(f"{cfg.resume} was answered by a chat model object ({spec.model}): pass it again as "

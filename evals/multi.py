@@ -107,7 +107,9 @@ def run_models(cfg: RunConfig, models: list[str], run_one: RunOne, console: Cons
                 make_spec(c)
                 check_max_cost(c)
             return print_estimate(cfgs, out)
-        plans = [plan(c) for c in cfgs]
+        plans: list[Plan] = []
+        for c in cfgs:
+            plans.append(plan(c, like=plans[-1] if plans else None))
     except UsageError as exc:
         return fail(str(exc), 2)
     except RunFailed as exc:

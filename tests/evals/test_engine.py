@@ -73,3 +73,25 @@ def test_plan_builds_the_samples_and_writes_nothing(tmp_path: Path) -> None:
     with pytest.raises(RunFailed) as exc:
         plan(RunConfig(model=MODEL, tasks="no.such.task", output=str(tmp_path / "run")))
     assert exc.value.code == EXIT_USAGE and not (tmp_path / "run").exists()
+
+
+def test_models_asking_the_same_samples_share_one_copy(tmp_path: Path) -> None:
+    first = plan(RunConfig(model=MODEL, tasks=TASK, limit=2, output=str(tmp_path / "a")))
+    other = f"scripted/{__name__}:other"
+    same = plan(RunConfig(model=other, tasks=TASK, limit=2, output=str(tmp_path / "b")), like=first)
+    assert same.work is first.work
+    more = plan(RunConfig(model=other, tasks=TASK, limit=3, output=str(tmp_path / "c")), like=first)
+    assert more.work is not first.work and len(more.work) == 3
+
+
+def other(messages: list[BaseMessage], tools: list[str]) -> str:
+    return "FINAL ANSWER: 2 km"
+
+
+def test_a_task_without_a_version_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tasks.registry import TASKS
+
+    monkeypatch.setattr(TASKS.get(TASK), "version", None)
+    with pytest.raises(RunFailed, match=f"task {TASK} has no version") as exc:
+        plan(RunConfig(model=MODEL, tasks=TASK, limit=1, output=str(tmp_path / "run")))
+    assert exc.value.code == EXIT_USAGE and not (tmp_path / "run").exists()
