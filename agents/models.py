@@ -110,7 +110,10 @@ class GenerationSettings:
 
     ``max_tokens`` is the output cap sent (each provider's own parameter); ``temperature`` None sends none (the
     model's own); ``reasoning_effort`` (OpenAI-style ``reasoning_effort``), ``thinking_budget`` (Gemini
-    ``thinking_budget``, Claude ``budget_tokens``) and ``thinking_level`` (Gemini 3) are sent when set."""
+    ``thinking_budget``, Claude ``budget_tokens``) and ``thinking_level`` (Gemini 3) are sent when set; ``api``
+    picks OpenAI's Responses API (``"responses"``) or chat completions; ``thinking`` is Claude's thinking parameter
+    as sent (adaptive or a budget; ``reasoning_effort`` is then its ``output_config.effort``); ``enable_thinking``
+    goes to an OpenAI-compatible server as ``chat_template_kwargs``."""
 
     temperature: float | None = 0.0
     max_tokens: int = 512
@@ -119,6 +122,9 @@ class GenerationSettings:
     reasoning_effort: str | None = None
     thinking_budget: int | None = None
     thinking_level: str | None = None
+    api: str | None = None
+    thinking: dict[str, Any] | None = None
+    enable_thinking: bool | None = None
 
 
 def _fix_llama_request(request: httpx.Request) -> httpx.Request:
