@@ -40,6 +40,7 @@ class ModelCard(BaseModel):
     temperature: bool = True
     seed: bool = True
     forced_tools: bool = True
+    replay_reasoning: bool = False
     context: int | None = None
     max_output: int | None = None
     source: str = ""
@@ -47,6 +48,17 @@ class ModelCard(BaseModel):
     def effort_value(self, effort: str) -> str | None:
         """What the API gets for scale level ``effort``; None when the model cannot take it."""
         return self.efforts.get(effort)
+
+    def describe(self) -> str:
+        """One line for ``--list``: what the model takes."""
+        parts = [f"{self.api} API" if self.key.startswith("openai/") else None,
+                 f"{self.thinking or 'no reasoning control'}" + (f" ({self.takes()})" if self.efforts else ""),
+                 f"API default effort {self.default_effort}" if self.default_effort else None,
+                 None if self.temperature else "no temperature", None if self.seed else "no seed",
+                 None if self.forced_tools else "no forced tool_choice with thinking",
+                 f"context {self.context:,}" if self.context else None,
+                 f"output {self.max_output:,}" if self.max_output else None]
+        return ", ".join(p for p in parts if p)
 
     def takes(self) -> str:
         """The scale levels this model takes, in scale order, for a one-line refusal."""

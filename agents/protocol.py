@@ -83,6 +83,7 @@ class GenerationProtocol(BaseModel):
     api: str | None = Field(default=None, description="OpenAI: responses or chat (completions)")
     thinking: dict[str, Any] | None = Field(default=None, description="Claude's thinking parameter, as sent")
     enable_thinking: bool | None = Field(default=None, description="chat_template_kwargs.enable_thinking sent")
+    replay_reasoning: bool = Field(default=False, description="reasoning_content sent back on assistant messages")
     seed_ok: bool = Field(default=True, description="Whether the model takes a seed (else none is sent)")
     tools_refusal: str | None = Field(default=None, description="Why tool conditions cannot run (None: they can)")
     card: str | None = Field(default=None, description="The model-table row that decided it (None: no row)")
@@ -96,7 +97,8 @@ class GenerationProtocol(BaseModel):
         return GenerationSettings(temperature=self.temperature, max_tokens=self.max_tokens, timeout_s=timeout_s,
                                   seed=seed if self.seed_ok else None, reasoning_effort=self.reasoning_effort,
                                   thinking_budget=self.thinking_budget, thinking_level=self.thinking_level,
-                                  api=self.api, thinking=self.thinking, enable_thinking=self.enable_thinking)
+                                  api=self.api, thinking=self.thinking, enable_thinking=self.enable_thinking,
+                                  replay_reasoning=self.replay_reasoning)
 
     def describe(self) -> str:
         """One line: the parameters sent, then the notes."""
@@ -349,8 +351,11 @@ def _open(ask: _Ask, provider: str, llama_like: bool) -> GenerationProtocol:
     elif ask.effort_flag:
         effort = ask.effort
         sent["reasoning_effort"] = effort
+    replay = card is not None and card.replay_reasoning
+    if replay:
+        ask.notes.append("reasoning_content sent back on assistant messages (the server requires it with tools)")
     return ask.protocol(family, cap, sent, temperature=ask.temperature, reasoning_effort=effort,
-                        enable_thinking=enable)
+                        enable_thinking=enable, replay_reasoning=replay)
 
 
 def resolve_protocol(provider: str, name: str, flags: Asked = Asked(), defaults: Asked = Asked(),

@@ -184,7 +184,8 @@ def _openai_api_kwargs(settings: GenerationSettings) -> dict[str, Any]:
         if settings.reasoning_effort is not None:
             kw["reasoning"] = {"effort": settings.reasoning_effort}
         return kw
-    kw = {"use_responses_api": False, "seed": settings.seed, "reasoning_effort": settings.reasoning_effort}
+    kw = {"use_responses_api": False, "seed": settings.seed, "reasoning_effort": settings.reasoning_effort,
+          "replay_reasoning": settings.replay_reasoning}
     if settings.enable_thinking is not None:
         kw["extra_body"] = {"chat_template_kwargs": {"enable_thinking": settings.enable_thinking}}
     return kw

@@ -83,10 +83,11 @@ class StandIn(LoopbackServer):
     """One loopback server for all four APIs (routed by path); ``root`` is ``http://127.0.0.1:port``."""
 
     def __init__(self, *, refuse: bool = False, answer_in_reasoning: bool = False,
-                 deepseek: bool = False) -> None:
+                 deepseek: bool = False, call_in_reasoning: bool = False) -> None:
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self.lock = threading.Lock()
         self.refuse, self.answer_in_reasoning, self.deepseek = refuse, answer_in_reasoning, deepseek
+        self.call_in_reasoning = call_in_reasoning
         self.count = 0
         outer = self
 
@@ -209,6 +210,11 @@ class StandIn(LoopbackServer):
             message["content"] = answer_from(outputs[-1]) if outputs else INTRINSIC
         if thinking:
             message["reasoning_content"] = "<think-free reasoning> The user asks for a great-circle distance."
+        if self.call_in_reasoning and message.get("tool_calls"):  # vLLM's reasoning parser swallowed the call
+            call = message.pop("tool_calls")[0]["function"]
+            message["reasoning_content"] = (f"I should call the tool.\n<tool_call>\n{{\"name\": \"{call['name']}\", "
+                                            f"\"arguments\": {call['arguments']}}}\n</tool_call>")
+            finish = "stop"
         if self.answer_in_reasoning:
             message["reasoning_content"] = f"Reasoning... {message['content']}"
             message["content"] = None
@@ -230,7 +236,7 @@ class StandIn(LoopbackServer):
                 raise error("temperature is deprecated for this model.")
         effort = (body.get("output_config") or {}).get("effort")
         if effort is not None and effort not in ("low", "medium", "high", "xhigh", "max"):
-            raise error(f"output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'")
+            raise error("output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'")
         thinks = thinking.get("type") in ("adaptive", "enabled")
         if thinks and (body.get("tool_choice") or {}).get("type") in ("any", "tool"):
             raise error("Thinking may not be enabled when tool_choice forces tool use.")
