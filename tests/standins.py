@@ -275,7 +275,7 @@ class StandIn(LoopbackServer):
         config = (body.get("generationConfig") or {}).get("thinkingConfig") or {}
         def error(message: str) -> ApiError:
             return ApiError(400, {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}})
-        level = config.get("thinkingLevel")
+        level = config.get("thinkingLevel", config.get("thinking_level"))  # proto JSON takes either spelling
         if level is not None and "pro" in model and str(level).lower() not in ("low", "high"):
             raise error(f"Thinking level {level} is not supported for this model. Supported levels: LOW, HIGH.")
         contents = body["contents"]
