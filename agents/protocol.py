@@ -266,9 +266,9 @@ def _anthropic(ask: _Ask) -> GenerationProtocol:
     cap = ask.answer + budget
     ask.notes.append(f"max_tokens = {ask.answer} answer + {budget} thinking; a forced tool_choice is incompatible "
                      "with thinking")
-    thinking = {"type": "enabled", "budget_tokens": budget}
-    return ask.protocol("claude-thinking", cap, {"max_tokens": cap, "thinking": thinking}, thinking_budget=budget,
-                        thinking=thinking, forced_tool_choice_ok=False, seed_ok=False)
+    budget_thinking: dict[str, Any] = {"type": "enabled", "budget_tokens": budget}
+    return ask.protocol("claude-thinking", cap, {"max_tokens": cap, "thinking": budget_thinking}, thinking_budget=budget,
+                        thinking=budget_thinking, forced_tool_choice_ok=False, seed_ok=False)
 
 
 def _gemini(ask: _Ask) -> GenerationProtocol:
@@ -321,8 +321,6 @@ def _chat(ask: _Ask, cap_key: str, *, seed_ok: bool, api: str | None = None) -> 
         takes = f" (it takes {ask.card.takes()})" if ask.card and ask.card.efforts else ""
         raise ask.refuse(f"not a reasoning model: --reasoning-effort and --thinking-budget do not apply{takes}")
     sent: dict[str, Any] = {cap_key: ask.answer, "temperature": ask.temperature}
-    if api:
-        sent = {"api": api, **sent}
     return ask.protocol("chat", ask.answer, sent, temperature=ask.temperature, seed_ok=seed_ok, api=api)
 
 

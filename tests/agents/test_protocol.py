@@ -36,8 +36,8 @@ def test_model_family_detection() -> None:
 
 def test_chat_models_get_what_was_asked() -> None:
     p = resolve_protocol("openai", "gpt-4o")
-    assert (p.family, p.sent, p.notes) == ("chat", {"api": "chat", "max_completion_tokens": 512,
-                                                     "temperature": 0.0}, [])
+    assert (p.family, p.sent, p.notes, p.api) == ("chat", {"max_completion_tokens": 512, "temperature": 0.0}, [],
+                                                  "chat")
     local = resolve_protocol("local", "qwen2.5-coder-1.5b", Asked(max_tokens=100), llama_like=True)
     assert local.sent == {"max_completion_tokens": 100, "max_tokens": 100, "temperature": 0.0}
     claude = resolve_protocol("anthropic", "claude-haiku-4-5", defaults=PAPER)

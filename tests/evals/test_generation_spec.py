@@ -49,7 +49,8 @@ def test_each_paper_suite_carries_its_settings(suite: str, tokens: int, temperat
 def test_reasoning_model_on_a_paper_suite() -> None:
     s = spec(model="openai/gpt-5-mini", suite="gpsbench-paper")
     p = next(iter(s.generation.values()))
-    assert p.sent == {"max_completion_tokens": 8192 + REASONING_ALLOWANCE, "reasoning_effort": "low"}
+    assert p.sent == {"api": "responses", "max_output_tokens": 8192 + REASONING_ALLOWANCE, "store": False,
+                      "include": ["reasoning.encrypted_content"], "reasoning": {"effort": "low"}}
     assert any("GPSBench App. D" in n and "not sent" in n for n in p.notes)
 
 
