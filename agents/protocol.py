@@ -100,16 +100,20 @@ class GenerationProtocol(BaseModel):
                                   api=self.api, thinking=self.thinking, enable_thinking=self.enable_thinking,
                                   replay_reasoning=self.replay_reasoning)
 
+    def tag(self) -> str:
+        """A few words for a table's title: the API, effort and thinking sent ("" for a plain chat model)."""
+        parts = [f"{self.api} API" if self.api == "responses" else None,
+                 f"effort {self.reasoning_effort}" if self.reasoning_effort else None,
+                 f"thinking {self.thinking['type']}" if self.thinking else None,
+                 f"thinking_level {self.thinking_level}" if self.thinking_level else None,
+                 f"thinking_budget {self.thinking_budget}" if self.thinking_budget and not self.thinking else None,
+                 None if self.enable_thinking is None else f"enable_thinking {str(self.enable_thinking).lower()}"]
+        return ", ".join(p for p in parts if p)
+
     def describe(self) -> str:
         """One line: the parameters sent, then the notes."""
         params = ", ".join(f"{k} {v}" for k, v in self.sent.items())
         return f"{params} [{self.family}]" + "".join(f"; {n}" for n in self.notes)
-
-
-def openai_reasoning(name: str) -> bool:
-    """o1/o3/o4 (any size or date) and gpt-5* except the gpt-5-chat models."""
-    n = name.lower()
-    return bool(re.match(r"o\d+(-|$)", n)) or (n.startswith("gpt-5") and "chat" not in n)
 
 
 def gemini_generation(name: str) -> str | None:

@@ -244,7 +244,9 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
     # the table shows the report's own comparisons (computed once, tool use and fidelity included)
     comparisons = [TaskComparison.model_validate(t) for t in report["tasks"]]
     rows = comparisons + ([TaskComparison.model_validate(report["overall"])] if len(comparisons) > 1 else [])
-    print_table(rows, spec.conditions, out, title=f"{spec.model} · split {spec.split} · seed {spec.seed}")
+    sent = " / ".join(dict.fromkeys(t for p in spec.generation.values() if (t := p.tag())))
+    print_table(rows, spec.conditions, out,
+                title=f"{spec.model}{f' ({sent})' if sent else ''} · split {spec.split} · seed {spec.seed}")
     for line in ended_lines(TaskComparison.model_validate(report["overall"]),
                             [p.max_tokens for p in spec.generation.values()]) + meta.get("warnings", []):
         out.print(line, markup=False, highlight=False)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from agents.catalog import card_for
 from agents.protocol import (
     REASONING_ALLOWANCE,
     Asked,
     ProtocolError,
     claude_thinks,
     gemini_generation,
-    openai_reasoning,
     resolve_protocol,
 )
 
@@ -19,11 +19,12 @@ PAPER = Asked(max_tokens=8192, temperature=0.0, reasoning_effort="low", thinking
 
 @pytest.mark.parametrize(("name", "reasoning"), [
     ("o1", True), ("o3-mini", True), ("o4-mini-2025-04-16", True), ("gpt-5", True), ("gpt-5-mini", True),
-    ("gpt-5.1", True), ("gpt-5-chat-latest", False), ("gpt-4o", False), ("gpt-4.1-mini", False),
-    ("omni-moderation", False),
+    ("gpt-5.1", True), ("gpt-5.4-mini", True), ("gpt-5-chat-latest", False), ("gpt-4o", False),
+    ("gpt-4.1-mini", False),
 ])
-def test_openai_reasoning_models(name: str, reasoning: bool) -> None:
-    assert openai_reasoning(name) is reasoning
+def test_openai_reasoning_models_by_the_model_table(name: str, reasoning: bool) -> None:
+    card = card_for("openai", name)
+    assert card is not None and card.reasoning is reasoning
 
 
 def test_model_family_detection() -> None:

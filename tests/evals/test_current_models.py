@@ -50,6 +50,9 @@ def sent(data: dict[str, Any]) -> dict[str, Any]:
     return dict(generation["sent"])
 
 
+TAGS = {"openai/gpt-5.4": "(responses API, effort high)", "openai/gpt-5.6": "(responses API)",
+        "anthropic/claude-opus-4-7": "(effort max, thinking adaptive)",
+        "google/gemini-3-pro-preview": "(thinking_level low)", "openai-compatible/Qwen/Qwen3-8B": "(enable_thinking false)"}
 CASES = {
     "openai/gpt-5.4": (["--reasoning-effort", "high"], {"api": "responses", "max_output_tokens": 16_896,
                                                          "store": False, "include": ["reasoning.encrypted_content"],
@@ -68,11 +71,13 @@ CASES = {
 
 
 @pytest.mark.parametrize("model", list(CASES))
-def test_every_sample_answers_tools_are_called_and_what_was_sent_is_recorded(model: str, tmp_path: Path) -> None:
+def test_every_sample_answers_tools_are_called_and_what_was_sent_is_recorded(model: str, tmp_path: Path,
+                                                                             capsys: pytest.CaptureFixture[str]) -> None:
     flags, expected = CASES[model]
     hosted = not model.startswith("openai-compatible/")
     code, data, rows, server = run(model, tmp_path, *flags, *(["--max-cost", "1"] if hosted else []))
     assert code == 0
+    assert f"{model} {TAGS[model]} · split test" in " ".join(capsys.readouterr().out.split())  # the table's title
     assert sent(data) == expected
     by_condition = {c: [r for r in rows if r["condition"] == c] for c in ("intrinsic", "tools")}
     for cond, results in by_condition.items():
