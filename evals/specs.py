@@ -165,6 +165,10 @@ def serve_args(values: list[str] | None, model: str, base_url: str | None = None
 def start_lines(spec: RunSpec, prices: PriceTable) -> list[str]:
     """Lines printed when a run starts: its generation protocol and a warning when its model has no price."""
     lines = generation_lines(spec)
+    if spec.model.split("/")[0] in ("openai", "anthropic", "google") and any(
+            p.card is None for p in spec.generation.values()):
+        lines.append(f"warning: {spec.model} is not in geogap's model table (python -m evals.compare --list): it gets "
+                     "conservative defaults; what it takes is not checked before the run")
     if prices.price(spec.model) is None:
         lines.append(f"warning: no price known for {spec.model}: its cost is reported as unknown (--prices "
                      "FILE.toml adds one)")

@@ -82,6 +82,9 @@ def test_cache_key_names_what_is_sent_and_tasks_get_their_own_endpoint() -> None
 def test_unknown_price_is_a_warning_at_the_start() -> None:
     s = spec(model="openai/gpt-9-imaginary", tasks="gpsbench.distance")
     assert start_lines(s, PriceTable())[-1].startswith("warning: no price known for openai/gpt-9-imaginary")
+    assert start_lines(s, PriceTable())[-2].startswith("warning: openai/gpt-9-imaginary is not in geogap's model table")
+    assert not any("model table" in line for line in start_lines(spec(model="openai/gpt-5.4", tasks="gpsbench.distance"),
+                                                                  PriceTable()))
 
 
 def test_vllm_args_are_split_and_only_for_vllm(tmp_path) -> None:
