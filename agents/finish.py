@@ -5,6 +5,9 @@ Each provider's LangChain model puts its own value in ``AIMessage.response_metad
 - OpenAI chat completions and OpenAI-compatible servers (vLLM, llama.cpp, Ollama): ``finish_reason`` (``stop``,
   ``length``, ``tool_calls``, ``function_call``, ``content_filter``); a ``refusal`` text in the message
   (``additional_kwargs["refusal"]``, structured outputs) is a refusal whatever ``finish_reason`` says;
+- OpenAI Responses API (langchain-openai ``use_responses_api``): ``status`` (``completed``, ``incomplete``,
+  ``failed``) with ``incomplete_details.reason`` (``max_output_tokens``, ``content_filter``); a ``refusal``
+  content block is a refusal;
 - Anthropic (langchain-anthropic): ``stop_reason`` (``end_turn``, ``stop_sequence``, ``max_tokens``, ``tool_use``,
   ``refusal``, ``pause_turn``, ``model_context_window_exceeded``);
 - Gemini (langchain-google-genai): ``finish_reason`` (``STOP``, ``MAX_TOKENS``, ``SAFETY``, ``RECITATION``,
@@ -12,7 +15,8 @@ Each provider's LangChain model puts its own value in ``AIMessage.response_metad
   langchain-google-genai 4.x does not raise, it returns an empty message whose ``prompt_feedback.block_reason`` is
   set (``SAFETY``, ``BLOCKLIST``, ``PROHIBITED_CONTENT``, ``OTHER``, ...), read here as ``prompt_blocked``.
 
-A reply that stopped normally and asks for tools is ``tool_calls`` (Gemini says ``STOP`` for those). A value not
+An OpenAI-compatible reply whose answer or tool call the server left only in its reasoning field
+(:func:`agents.models.reasoning_flag`) is ``reasoning_only``. A reply that stopped normally and asks for tools is ``tool_calls`` (Gemini says ``STOP`` for those). A value not
 listed is ``other``; a reply that names no reason at all (a scripted model) has none.
 """
 
@@ -42,11 +46,30 @@ def _name(value: Any) -> str:
     return str(getattr(value, "value", value) if value is not None else "")
 
 
+RESPONSES_INCOMPLETE: Mapping[str, FinishReason] = {"max_output_tokens": "length", "content_filter": "content_filter"}
+
+
+def _refusal_block(message: BaseMessage) -> str | None:
+    """The text of a ``refusal`` content block (the Responses API's refusal), or None."""
+    if isinstance(message.content, list):
+        for block in message.content:
+            if isinstance(block, dict) and block.get("type") == "refusal":
+                return str(block.get("refusal") or "")
+    return None
+
+
 def _neutral(message: BaseMessage) -> tuple[FinishReason, str] | None:
     meta = message.response_metadata or {}
-    refusal = message.additional_kwargs.get("refusal")
-    if refusal:
-        return "refusal", f"refusal: {str(refusal)[:200]}"
+    refusal, block = message.additional_kwargs.get("refusal"), _refusal_block(message)
+    if refusal or block is not None:
+        return "refusal", f"refusal: {str(refusal or block)[:200]}"
+    if meta.get("object") == "response" and (status := meta.get("status")) is not None:
+        if status == "incomplete":
+            reason = str((meta.get("incomplete_details") or {}).get("reason"))
+            return RESPONSES_INCOMPLETE.get(reason, "other"), f"incomplete: {reason}"
+        return ("stop" if status == "completed" else "other"), str(status)
+    if flag := message.additional_kwargs.get("reasoning_flag"):
+        return "reasoning_only", f"{meta.get('finish_reason', 'stop')}; {flag}"
     if (stop := meta.get("stop_reason")) is not None:
         return ANTHROPIC.get(str(stop), "other"), str(stop)
     if (finish := meta.get("finish_reason")) is not None:

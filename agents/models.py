@@ -20,6 +20,7 @@ import functools
 import hashlib
 import ipaddress
 import json
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -81,7 +82,10 @@ class GenerationSettings:
 
     ``max_tokens`` is the output cap sent (each provider's own parameter); ``temperature`` None sends none (the
     model's own); ``reasoning_effort`` (OpenAI-style ``reasoning_effort``), ``thinking_budget`` (Gemini
-    ``thinking_budget``, Claude ``budget_tokens``) and ``thinking_level`` (Gemini 3) are sent when set."""
+    ``thinking_budget``, Claude ``budget_tokens``) and ``thinking_level`` (Gemini 3) are sent when set; ``api``
+    picks OpenAI's Responses API (``"responses"``) or chat completions; ``thinking`` is Claude's thinking parameter
+    as sent (adaptive or a budget; ``reasoning_effort`` is then its ``output_config.effort``); ``enable_thinking``
+    goes to an OpenAI-compatible server as ``chat_template_kwargs``."""
 
     temperature: float | None = 0.0
     max_tokens: int = 512
@@ -90,6 +94,10 @@ class GenerationSettings:
     reasoning_effort: str | None = None
     thinking_budget: int | None = None
     thinking_level: str | None = None
+    api: str | None = None
+    thinking: dict[str, Any] | None = None
+    enable_thinking: bool | None = None
+    replay_reasoning: bool = False
 
 
 def _fix_llama_request(request: httpx.Request) -> httpx.Request:
@@ -163,6 +171,23 @@ def _split_non_object_calls(data: dict[str, Any]) -> dict[int, list[InvalidToolC
     return bad
 
 
+TOOL_CALL_TEXT = re.compile(r"<tool_call>|\{\s*\"name\"\s*:\s*\"[^\"]+\"\s*,\s*\"(?:arguments|parameters)\"\s*:")
+
+
+def reasoning_flag(content: Any, reasoning: str, has_calls: bool) -> str | None:
+    """What a reply with reasoning leaves only in its reasoning: ``"tool call written inside the reasoning"``
+    (a call in the reasoning text and none in ``tool_calls``), ``"answer only in the reasoning"`` (empty
+    ``content``), or None. Either is a server artefact (a reasoning parser that kept everything), never the
+    model's answer."""
+    if not reasoning or has_calls:
+        return None
+    if TOOL_CALL_TEXT.search(reasoning):
+        return "tool call written inside the reasoning"
+    if not (content.strip() if isinstance(content, str) else content):
+        return "answer only in the reasoning"
+    return None
+
+
 def _split_reasoning(data: dict[str, Any]) -> dict[int, str]:
     """Per choice index, the reasoning of a chat completion, taken out of the answer: a server's
     ``reasoning_content`` / ``reasoning`` field (vLLM's reasoning parsers, DeepSeek), or text up to a closing
@@ -188,7 +213,21 @@ def chat_openai_class() -> type[ChatOpenAI]:
 
     class GeoChatOpenAI(ChatOpenAI):
         """ChatOpenAI whose replies keep tool calls with non-object arguments as invalid calls (for the agent
-        to answer with a tool error) instead of failing the whole reply."""
+        to answer with a tool error) instead of failing the whole reply, and which, with ``replay_reasoning``,
+        sends each assistant message's reasoning back as ``reasoning_content`` (DeepSeek's thinking mode needs it
+        on assistant tool-call messages; other servers never get it: ChatOpenAI drops it)."""
+
+        replay_reasoning: bool = False
+
+        def _get_request_payload(self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any) -> dict:
+            payload = super()._get_request_payload(input_, stop=stop, **kwargs)
+            if self.replay_reasoning and "messages" in payload:
+                messages = self._convert_input(input_).to_messages()
+                for sent, message in zip(payload["messages"], messages, strict=False):
+                    if isinstance(message, AIMessage) and (text := message.additional_kwargs.get(
+                            "reasoning_content")):
+                        sent["reasoning_content"] = text
+            return payload
 
         def _create_chat_result(self, response: Any, generation_info: dict[str, Any] | None = None) -> Any:
             data = response if isinstance(response, dict) else response.model_dump()
@@ -197,8 +236,13 @@ def chat_openai_class() -> type[ChatOpenAI]:
             if not bad and not reasoning:
                 return super()._create_chat_result(response, generation_info)
             result = super()._create_chat_result(data, generation_info)
+            choices = data.get("choices") or []
             for i, text in reasoning.items():
-                result.generations[i].message.additional_kwargs["reasoning_content"] = text
+                message = result.generations[i].message
+                message.additional_kwargs["reasoning_content"] = text
+                reply = (choices[i].get("message") or {}) if i < len(choices) else {}
+                if flag := reasoning_flag(reply.get("content"), text, bool(reply.get("tool_calls"))):
+                    message.additional_kwargs["reasoning_flag"] = flag
             for i, calls in bad.items():
                 message = result.generations[i].message
                 assert isinstance(message, AIMessage), "ChatOpenAI replies are AI messages"

@@ -35,7 +35,7 @@ from agents.models import (
     http_clients,
     probe_served,
 )
-from agents.protocol import Asked, GenerationProtocol, resolve_protocol
+from agents.protocol import RESPONSES_INCLUDE, Asked, GenerationProtocol, resolve_protocol
 from agents.secrets import add_secret_env, redact
 from geocore.registry import Registry
 
@@ -175,6 +175,22 @@ def _api_identity(provider: str, name: str, served: Served, default_url: str,
     return {"endpoint": redact(served.base_url or default_url), "client": f"{client} {version}"}, None
 
 
+def _openai_api_kwargs(settings: GenerationSettings) -> dict[str, Any]:
+    """ChatOpenAI's arguments for the API the settings pick: the Responses API replays reasoning statelessly
+    (``store=False``, encrypted reasoning items included and sent back in order by langchain-openai) and takes
+    no ``seed``; chat completions takes ``reasoning_effort``, ``seed`` and ``chat_template_kwargs``."""
+    if settings.api == "responses":
+        kw: dict[str, Any] = {"use_responses_api": True, "store": False, "include": list(RESPONSES_INCLUDE)}
+        if settings.reasoning_effort is not None:
+            kw["reasoning"] = {"effort": settings.reasoning_effort}
+        return kw
+    kw = {"use_responses_api": False, "seed": settings.seed, "reasoning_effort": settings.reasoning_effort,
+          "replay_reasoning": settings.replay_reasoning}
+    if settings.enable_thinking is not None:
+        kw["extra_body"] = {"chat_template_kwargs": {"enable_thinking": settings.enable_thinking}}
+    return kw
+
+
 def register(cls: type[Provider]) -> type[Provider]:
     """Class decorator: register an instance of ``cls`` under its ``name``."""
     PROVIDERS.add(cls.name, cls())
@@ -199,8 +215,8 @@ class OpenAICompatible(Provider):
         # knows only field names
         return chat_openai_class()(  # type: ignore[call-arg]
             model=name, base_url=client.base_url, max_tokens=settings.max_tokens, timeout=settings.timeout_s,
-            seed=settings.seed, temperature=settings.temperature, reasoning_effort=settings.reasoning_effort,
-            max_retries=client.max_retries, **_keyed(client),
+            temperature=settings.temperature, max_retries=client.max_retries, **_keyed(client),
+            **_openai_api_kwargs(settings),
             **http_clients(self.llama_like, client.transport, client.async_transport, client.max_reply_bytes,
                             settings.timeout_s), **extra)
 
@@ -247,7 +263,11 @@ class Anthropic(Provider):
                    **extra: Any) -> BaseChatModel:
         chat = _langchain_class("langchain_anthropic", "ChatAnthropic", self.name)
         kw: dict[str, Any] = {"base_url": client.base_url} if client.base_url else {}
-        if settings.thinking_budget:
+        if settings.thinking is not None:
+            kw["thinking"] = settings.thinking
+            if settings.reasoning_effort:
+                kw["output_config"] = {"effort": settings.reasoning_effort}
+        elif settings.thinking_budget:
             kw["thinking"] = {"type": "enabled", "budget_tokens": settings.thinking_budget}
         return chat(model=name, max_tokens=settings.max_tokens, timeout=settings.timeout_s, **kw,
                     temperature=settings.temperature, max_retries=client.max_retries, **_keyed(client), **extra)

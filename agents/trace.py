@@ -24,9 +24,11 @@ class _Event(BaseModel):
     latency_s: float = 0.0
 
 
-FinishReason = Literal["stop", "length", "tool_calls", "refusal", "content_filter", "prompt_blocked", "other"]
+FinishReason = Literal["stop", "length", "tool_calls", "refusal", "content_filter", "prompt_blocked",
+                       "reasoning_only", "other"]
 """Why a model call ended, provider-neutral (:mod:`agents.finish`): a natural stop, the output-token limit, a stop to
-call tools, an API-level refusal, a safety/content filter on the reply, a blocked prompt, anything else."""
+call tools, an API-level refusal, a safety/content filter on the reply, a blocked prompt, a server that put the
+answer or a tool call only in its reasoning field (``reasoning_only``), anything else."""
 
 
 class ModelCallEvent(_Event):

@@ -21,7 +21,8 @@ def protocols(spec: RunSpec) -> dict[str, GenerationProtocol]:
     if spec.generation:
         return dict(spec.generation)
     model = parse_model(spec.model)
-    flags = Asked(spec.max_tokens, spec.temperature, spec.reasoning_effort, spec.thinking_budget)
+    flags = Asked(spec.max_tokens, spec.temperature, spec.reasoning_effort, spec.thinking_budget,
+                  openai_api=spec.openai_api)
     resolved = PROVIDERS.get(model.provider).protocol(model.name, flags, Asked())
     return dict.fromkeys(spec.tasks or ["*"], resolved)
 

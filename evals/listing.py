@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from agents.catalog import model_table
 from agents.local_model import MODELS
 from agents.models import DEFAULT_MODEL
 from agents.providers import PROVIDERS
 from evals.conditions import condition_names
-from evals.pricing import BUILTIN_PRICES
+from evals.pricing import BUILTIN_PRICES, PriceTable
 from evals.specs import dataset_tasks
 from evals.suites import describe_suites
 from geocore.registry import load_plugins
@@ -35,6 +36,12 @@ def print_listing() -> None:
     for name in PROVIDERS.names():
         print(f"  {name}/...: {PROVIDERS.get(name).description}")
     print("local models: " + ", ".join(f"local/{m}" for m in MODELS) + f" (default {DEFAULT_MODEL})")
+    print("model table (agents/data/models.toml; --reasoning-effort levels each takes; a model not listed gets "
+          "conservative defaults and a warning):")
+    for key, card in model_table().items():
+        price = PriceTable().price(key.removesuffix("*"))
+        cost = f"; ${price.input:g} / ${price.output:g} per 1M in/out" if price else ""
+        print(f"  {key}: {card.describe()}{cost}")
     print("priced models (--prices FILE.toml adds or overrides): " + ", ".join(BUILTIN_PRICES))
     for line in load_plugins():
         print(f"not loaded: {line}")

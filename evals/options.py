@@ -20,10 +20,11 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from agents.catalog import EFFORT_SCALE
 from agents.http_pool import DEFAULT_MAX_REPLY_BYTES
 from agents.model_call import RetryPolicy
 from agents.models import DEFAULT_MODEL, GenerationSettings
-from agents.protocol import DEFAULT_ANSWER_TOKENS, REASONING_ALLOWANCE
+from agents.protocol import DEFAULT_ANSWER_TOKENS, OPENAI_APIS, REASONING_ALLOWANCE
 from agents.secrets import redact
 from agents.tool_agent import AgentLimits
 
@@ -83,10 +84,15 @@ class RunSettings(BaseModel):
                                     f"{DEFAULT_ANSWER_TOKENS}, or a paper suite's; reasoning models get "
                                     f"{REASONING_ALLOWANCE:,} more for reasoning, or the thinking budget)",
                                     role="identity")
-    reasoning_effort: str | None = option(None, "reasoning effort: OpenAI reasoning models' reasoning_effort "
-                                          "(minimal, low, medium, high), Gemini 3's thinking_level, sent as "
-                                          "reasoning_effort to OpenAI-compatible servers", role="identity",
-                                          metavar="EFFORT")
+    reasoning_effort: str | None = option(None, "one reasoning scale for every model, resolved per model from "
+                                          "geogap's model table (--list): OpenAI reasoning effort (max = xhigh), "
+                                          "Claude adaptive thinking effort or budget_tokens, Gemini thinking_level "
+                                          "or thinking_budget, Qwen3 enable_thinking (none = off, high = on); a "
+                                          "level the model cannot take is refused before any call",
+                                          role="identity", choices=list(EFFORT_SCALE))
+    openai_api: str | None = option(None, "OpenAI API: responses (default for reasoning models: gpt-5 family, "
+                                    "o-series; stateless, encrypted reasoning replayed) or chat (completions; "
+                                    "the default for the rest)", role="identity", choices=list(OPENAI_APIS))
     thinking_budget: int | None = option(None, "thinking tokens: Gemini 2.5's thinking_budget, Claude's extended "
                                          "thinking budget_tokens (>= 1024; not with tools-required)",
                                          role="identity", metavar="TOKENS")

@@ -1,8 +1,10 @@
 """Cost accounting: USD per million tokens, from a built-in table the user can override.
 
 The built-in list prices (``evals/data/prices.toml``, with its sources and the date they were read) cover the
-current OpenAI (gpt-5, gpt-5-mini, gpt-5-nano, gpt-4.1*, gpt-4o*, o1, o3, o3-mini, o4-mini), Anthropic (Claude
-4.5, 4.1, 4, 3.7, 3.5) and Google (Gemini 2.5 Pro / Flash / Flash-Lite, 3 Pro preview) models. Prices change, so
+current OpenAI (gpt-5.6 Sol/Terra/Luna, gpt-5.5, gpt-5.4 and its mini/nano/pro, gpt-5.2, gpt-5.1, gpt-5*, gpt-4.1*,
+gpt-4o*, o1, o3, o3-mini, o4-mini), Anthropic (Claude Opus 4.7, 4.6, Sonnet 4.6, 4.5, 4.1, 4, 3.7, 3.5) and Google
+(Gemini 3 / 3.1 Pro preview, 3 Flash preview, 2.5 Pro / Flash / Flash-Lite) models; what each model takes is in
+geogap's model table (``agents/data/models.toml``). Prices change, so
 pass ``--prices FILE.toml`` to override or add models::
 
     ["openai/gpt-4o"]

@@ -25,6 +25,7 @@ from agents.local_model import MAX_AUTO_SLOTS
 from agents.model_spec import parse_model
 from agents.providers import PROVIDERS, ServerUnavailable
 from agents.secrets import redact
+from agents.trace import ModelCallEvent
 from evals.analysis import TaskComparison, usage
 from evals.conditions import unforced_note
 from evals.cost import EXIT_COST_CAP, CostCapReached, CostMeter
@@ -199,6 +200,23 @@ def ended_lines(pooled: TaskComparison, caps: Sequence[int]) -> list[str]:
     return lines
 
 
+def reasoning_only_lines(results: Sequence[SampleResult]) -> list[str]:
+    """One warning per condition and kind where the server left answers or tool calls only in its reasoning field
+    (finish reason ``reasoning_only``, :func:`agents.models.reasoning_flag`): a server artefact, not the model's
+    answer, so those samples are ``unparsed`` and the run says why."""
+    found: dict[tuple[str, str], int] = {}
+    totals: dict[str, int] = {}
+    for r in results:
+        totals[r.condition] = totals.get(r.condition, 0) + 1
+        kinds = {str(e.finish_reason_raw).partition("; ")[2] for e in r.trace
+                 if isinstance(e, ModelCallEvent) and e.finish_reason == "reasoning_only"}
+        for kind in kinds:
+            found[r.condition, kind] = found.get((r.condition, kind), 0) + 1
+    return [f"warning: {cond}: {n} of {totals[cond]} samples: {kind} (the server's reasoning parser kept it "
+            "there; check its --reasoning-parser and tool-call parser): status unparsed"
+            for (cond, kind), n in found.items()]
+
+
 def report(run: Prepared, wall: float, out: Console, console: Console, *, compare_paper: bool = False) -> int:
     """Print the table (and a suite's paper-shaped tables), write the report files; returns how many samples of
     the run ended in error."""
@@ -222,6 +240,8 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
             "baseline_run_dir": str(run.baseline) if run.baseline else None}
     if spec.mcp:
         meta["mcp_failures"] = failure_lines(results, spec)
+    if warnings := reasoning_only_lines(results):
+        meta["warnings"] = warnings
     loaded = {t.name: t for _, t in run.work if hasattr(t, "load_report")}
     if loaded:  # tasks reading released files: per-file accounting of every line, printed and in results.json
         meta["load_reports"] = {name: t.load_report for name, t in loaded.items()}
@@ -232,9 +252,11 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
     # the table shows the report's own comparisons (computed once, tool use and fidelity included)
     comparisons = [TaskComparison.model_validate(t) for t in report["tasks"]]
     rows = comparisons + ([TaskComparison.model_validate(report["overall"])] if len(comparisons) > 1 else [])
-    print_table(rows, spec.conditions, out, title=f"{spec.model} · split {spec.split} · seed {spec.seed}")
+    sent = " / ".join(dict.fromkeys(t for p in spec.generation.values() if (t := p.tag())))
+    print_table(rows, spec.conditions, out,
+                title=f"{spec.model}{f' ({sent})' if sent else ''} · split {spec.split} · seed {spec.seed}")
     for line in ended_lines(TaskComparison.model_validate(report["overall"]),
-                            [p.max_tokens for p in spec.generation.values()]):
+                            [p.max_tokens for p in spec.generation.values()]) + meta.get("warnings", []):
         out.print(line, markup=False, highlight=False)
     if spec.suite:
         from evals.paper_tables import add_paper_tables

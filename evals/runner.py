@@ -96,6 +96,8 @@ ENDED: dict[str, tuple[AnswerStatus, str]] = {
     "content_filter": ("blocked", "the provider's safety filter stopped the reply"),
     "prompt_blocked": ("blocked", "the provider blocked the prompt"),
     "refusal": ("refused", "the provider reports a refusal"),
+    "reasoning_only": ("unparsed", "the server left the answer or a tool call only in its reasoning field, not in "
+                                   "the reply (its reasoning parser; agents.models.reasoning_flag)"),
 }
 """Finish reasons of a sample's last model call that decide its answer status whatever the text parses to."""
 

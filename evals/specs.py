@@ -122,7 +122,8 @@ def _select(cfg: RunConfig) -> tuple[dict[str, int | None], list[str], RunConfig
 def flags_asked(settings: RunSettings) -> Asked:
     """The generation settings given by flags (or config); None where not given."""
     return Asked(max_tokens=settings.max_tokens, temperature=settings.temperature,
-                 reasoning_effort=settings.reasoning_effort, thinking_budget=settings.thinking_budget)
+                 reasoning_effort=settings.reasoning_effort, thinking_budget=settings.thinking_budget,
+                 openai_api=settings.openai_api)
 
 
 def resolve_generation(cfg: RunSettings, tasks: list[str], conditions: list[str]) -> dict[str, GenerationProtocol]:
@@ -141,6 +142,10 @@ def resolve_generation(cfg: RunSettings, tasks: list[str], conditions: list[str]
         raise UsageError(f"{', '.join(forced)} forces a tool call, which {cfg.model} refuses with extended thinking "
                          "(Anthropic allows only tool_choice auto or none with thinking); drop --thinking-budget or "
                          "the condition")
+    tool_conditions = [c for c in conditions if hasattr(get_condition(c), "toolsets_for")]
+    refusal = next((p.tools_refusal for p in generation.values() if p.tools_refusal), None)
+    if tool_conditions and refusal:
+        raise UsageError(f"{', '.join(tool_conditions)}: {refusal}")
     return generation
 
 
@@ -160,6 +165,10 @@ def serve_args(values: list[str] | None, model: str, base_url: str | None = None
 def start_lines(spec: RunSpec, prices: PriceTable) -> list[str]:
     """Lines printed when a run starts: its generation protocol and a warning when its model has no price."""
     lines = generation_lines(spec)
+    if spec.model.split("/")[0] in ("openai", "anthropic", "google") and any(
+            p.card is None for p in spec.generation.values()):
+        lines.append(f"warning: {spec.model} is not in geogap's model table (python -m evals.compare --list): it gets "
+                     "conservative defaults; what it takes is not checked before the run")
     if prices.price(spec.model) is None:
         lines.append(f"warning: no price known for {spec.model}: its cost is reported as unknown (--prices "
                      "FILE.toml adds one)")
@@ -174,7 +183,8 @@ def generation_lines(spec: RunSpec) -> list[str]:
         suite = get_suite(spec.suite)
         lines.append(f"generation settings of {suite.generation.source}")
         given = {"--max-tokens": spec.max_tokens, "--temperature": spec.temperature,
-                 "--reasoning-effort": spec.reasoning_effort, "--thinking-budget": spec.thinking_budget}
+                 "--reasoning-effort": spec.reasoning_effort, "--thinking-budget": spec.thinking_budget,
+                 "--openai-api": spec.openai_api}
         overriding = [f"{flag} {value}" for flag, value in given.items() if value is not None]
         if overriding:
             lines.append(f"  overridden by {', '.join(overriding)}")

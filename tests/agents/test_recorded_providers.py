@@ -89,21 +89,22 @@ def keys(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_gpt5_at_default_settings_gets_room_to_reason_and_no_temperature() -> None:
-    spec = spec_for("openai/gpt-5")
+    spec = spec_for("openai/gpt-5", openai_api="chat")  # the recorded reply is a chat completion
     protocol = spec.generation["gpsbench.distance"]
     with Replay("openai_gpt-5.json") as api:
         reply = answer(spec, api.server.url)
     body = api.requests[0]["body"]
     assert body["max_completion_tokens"] == 512 + REASONING_ALLOWANCE and "max_tokens" not in body
     assert "temperature" not in body  # the API takes only its own; 0 would be silently dropped by LangChain
-    assert protocol.sent == {"max_completion_tokens": 512 + REASONING_ALLOWANCE} and protocol.temperature is None
+    assert protocol.sent == {"api": "chat", "max_completion_tokens": 512 + REASONING_ALLOWANCE}
+    assert protocol.temperature is None
     assert reply.content == "Paris."
     assert not spec.cache  # sampled at temperature 1: not cached by default
 
 
 @pytest.mark.parametrize("model", ["openai/o3-mini", "openai/o1", "openai/o4-mini-2025-04-16"])
 def test_o_series_runs_with_max_completion_tokens(model: str) -> None:
-    spec = spec_for(model, reasoning_effort="low")
+    spec = spec_for(model, reasoning_effort="low", openai_api="chat")
     with Replay("openai_o3-mini.json") as api:
         reply = answer(spec, api.server.url)
     body = api.requests[0]["body"]
@@ -115,7 +116,7 @@ def test_o_series_runs_with_max_completion_tokens(model: str) -> None:
 
 def test_openai_key_stays_off_a_foreign_base_url() -> None:
     with Replay("openai_o3-mini.json") as api:
-        answer(spec_for("openai/o3-mini"), api.server.url)
+        answer(spec_for("openai/o3-mini", openai_api="chat"), api.server.url)
     assert api.requests[0]["headers"]["authorization"] == "Bearer not-needed"
 
 
@@ -185,16 +186,17 @@ def test_a_reasoning_model_runs_end_to_end_and_its_run_records_what_was_sent(tmp
     monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
     with Replay("openai_gpt-5.json") as api:
         rc = main(["--model", "openai/gpt-5", "--base-url", api.server.url, "--tasks", "gpsbench.distance",
-                   "--limit", "1", "--condition", "intrinsic", "--output", str(tmp_path / "run")])
+                   "--limit", "1", "--condition", "intrinsic", "--openai-api", "chat", "--output", str(tmp_path / "run")])
     err = " ".join(capsys.readouterr().err.split())
     assert rc == 0 and len(api.requests) == 1
     body = api.requests[0]["body"]
     assert body["max_completion_tokens"] == 512 + REASONING_ALLOWANCE and "temperature" not in body
-    assert f"generation: max_completion_tokens {512 + REASONING_ALLOWANCE} [openai-reasoning]" in err
+    assert f"generation: api chat, max_completion_tokens {512 + REASONING_ALLOWANCE} [openai-reasoning]" in err
     assert "temperature 0 (geogap's default) not sent" in err
     spec = json.loads((tmp_path / "run" / "results.json").read_text())["meta"]["spec"]
     protocol = spec["generation"]["gpsbench.distance"]
-    assert protocol["sent"] == {"max_completion_tokens": 512 + REASONING_ALLOWANCE} and protocol["temperature"] is None
+    assert protocol["sent"] == {"api": "chat", "max_completion_tokens": 512 + REASONING_ALLOWANCE}
+    assert protocol["temperature"] is None
     assert spec["cache"] is False  # sampled at the model's own temperature: no cached replies by default
 
 

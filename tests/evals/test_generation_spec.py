@@ -49,7 +49,8 @@ def test_each_paper_suite_carries_its_settings(suite: str, tokens: int, temperat
 def test_reasoning_model_on_a_paper_suite() -> None:
     s = spec(model="openai/gpt-5-mini", suite="gpsbench-paper")
     p = next(iter(s.generation.values()))
-    assert p.sent == {"max_completion_tokens": 8192 + REASONING_ALLOWANCE, "reasoning_effort": "low"}
+    assert p.sent == {"api": "responses", "max_output_tokens": 8192 + REASONING_ALLOWANCE, "store": False,
+                      "include": ["reasoning.encrypted_content"], "reasoning": {"effort": "low"}}
     assert any("GPSBench App. D" in n and "not sent" in n for n in p.notes)
 
 
@@ -81,6 +82,9 @@ def test_cache_key_names_what_is_sent_and_tasks_get_their_own_endpoint() -> None
 def test_unknown_price_is_a_warning_at_the_start() -> None:
     s = spec(model="openai/gpt-9-imaginary", tasks="gpsbench.distance")
     assert start_lines(s, PriceTable())[-1].startswith("warning: no price known for openai/gpt-9-imaginary")
+    assert start_lines(s, PriceTable())[-2].startswith("warning: openai/gpt-9-imaginary is not in geogap's model table")
+    assert not any("model table" in line for line in start_lines(spec(model="openai/gpt-5.4", tasks="gpsbench.distance"),
+                                                                  PriceTable()))
 
 
 def test_vllm_args_are_split_and_only_for_vllm(tmp_path) -> None:
