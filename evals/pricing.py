@@ -32,6 +32,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 BUILTIN_PRICE_FILE = Path(__file__).with_name("data") / "prices.toml"
+TIER_FILE = Path(__file__).with_name("data") / "tiers.toml"
+TIERS = ("list", "batch", "flex")
 _DATED = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest|-\d{3}|-0)$")
 
 
@@ -76,6 +78,25 @@ def _read(path: Path) -> dict[str, Price]:
 
 
 BUILTIN_PRICES: dict[str, Price] = _read(BUILTIN_PRICE_FILE)
+
+
+def _tier_table() -> dict[str, dict[str, float]]:
+    return {pattern: {k: float(v) for k, v in entry.items()} for pattern, entry in
+            tomllib.loads(TIER_FILE.read_text()).items()}
+
+
+TIER_MULTIPLIERS: dict[str, dict[str, float]] = _tier_table()
+
+
+def tier_multiplier(model: str, tier: str) -> float:
+    """The share of the list price ``model`` costs on ``tier`` (``list``, ``batch``, ``flex``;
+    ``evals/data/tiers.toml``, sources there); 1.0 where its provider has no such tier."""
+    if tier not in TIERS:
+        raise PriceError(f"unknown price tier {tier!r}: one of {', '.join(TIERS)}")
+    for pattern, entry in TIER_MULTIPLIERS.items():
+        if fnmatch.fnmatchcase(model, pattern):
+            return entry.get(tier, 1.0)
+    return 1.0
 
 
 class PriceTable:

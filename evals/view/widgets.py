@@ -54,7 +54,7 @@ def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True, c
     if s.tool_error_rate:
         bits.append(f"{pct(s.tool_error_rate)} % tool errors")
     if s.latency_s:
-        bits.append(f"p50 {s.latency_s['p50']:.2f} s / p95 {s.latency_s['p95']:.2f} s")
+        bits.append(f"{s.mean_latency_s:.2f} s mean, p50 {s.latency_s['p50']:.2f} / p95 {s.latency_s['p95']:.2f} s")
     if s.tokens_per_answered is not None:
         bits.append(f"{s.tokens_per_answered:,.0f} tokens/answer")
     bits.append(f"{s.output_tokens:,} out tokens")

@@ -94,5 +94,5 @@ def test_viewer_cells_show_latency_cost_per_answer_and_per_gained_answer() -> No
 
     [comp] = compare(gap_data(), ["intrinsic", "tools"])
     cell = str(acc_cell(comp.conditions["tools"], detail=True))
-    assert "p50 1.00 s / p95 1.00 s" in cell and "120 tokens/answer" in cell and "$0.011/answer" in cell
+    assert "1.00 s mean, p50 1.00 / p95 1.00 s" in cell and "120 tokens/answer" in cell and "$0.011/answer" in cell
     assert "$0.025/answer gained" in str(gap_cell(comp.gap["tools"]))
