@@ -87,6 +87,8 @@ class BaseCondition:
     """Defaults for conditions: no transformation, no up-front checks."""
 
     name: str = ""
+    single_call: bool = False
+    """Answers with one model call and no tools: it can go through a provider's batch API (evals.batch)."""
 
     def prepare(self, sample: Sample, task: Task, ctx: AnswerContext) -> tuple[Sample, Task]:
         return sample, task
@@ -102,6 +104,7 @@ class IntrinsicCondition(BaseCondition):
     """The model answers alone in one call."""
 
     name = "intrinsic"
+    single_call = True
 
     async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
         return await answer_intrinsic(ctx.model, sample.messages, ctx.caller)
@@ -121,6 +124,7 @@ class NoteOnlyCondition(BaseCondition):
     """The model answers alone in one call, its prompt carrying the tools condition's note (no tools offered)."""
 
     name = "note-only"
+    single_call = True
 
     async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
         return await answer_intrinsic(ctx.model, with_tools_note(sample.messages), ctx.caller)
@@ -190,6 +194,7 @@ class VariantCondition(BaseCondition):
         self.name = name
         self.variant = variant
         self.inner = inner or IntrinsicCondition()
+        self.single_call = self.inner.single_call
         # per (variant, split, seed, size): the variant's first items of the split (how many asked for, by id)
         self._siblings: dict[tuple[str, str, int, int | None], tuple[int | None, dict[str, Sample]]] = {}
 

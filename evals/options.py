@@ -99,6 +99,9 @@ class RunSettings(BaseModel):
     max_attempts: int = option(_RETRIES.max_attempts, "attempts per model call on 429/5xx/timeouts", role="operational")
     retry_base_delay_s: float = option(_RETRIES.base_delay_s, "base backoff in seconds: retry n waits up to base·2^(n-1), or what "
                                        "Retry-After asks", role="operational", flags=("--retry-delay",))
+    batch: bool | None = option(None, "answer single-call conditions (intrinsic, note-only) through the provider's batch "
+                                "API at batch prices (openai/ chat completions; docs/cost.md); --resume collects "
+                                "finished batches", role="operational")
 
 
 class RunConfig(RunSettings):

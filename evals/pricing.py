@@ -124,6 +124,15 @@ class PriceTable:
                 return self.prices[max(matches, key=len)]
         return None
 
+    def at_tier(self, model: str, tier: str) -> PriceTable:
+        """This table with ``model`` priced on ``tier`` (:func:`tier_multiplier` × its list price)."""
+        table = PriceTable(self.prices)
+        p, k = self.price(model), tier_multiplier(model, tier)
+        if p is not None:
+            table.prices[model] = Price(input=p.input * k, output=p.output * k,
+                                        cached_input=None if p.cached_input is None else p.cached_input * k)
+        return table
+
     def cost(self, model: str, input_tokens: int, output_tokens: int, cached_tokens: int = 0) -> float | None:
         """USD for one call, or None when the model has no price."""
         p = self.price(model)

@@ -1,0 +1,264 @@
+"""``--batch``: single-call conditions (intrinsic, note-only) through OpenAI's Batch API at batch prices.
+
+Each missing (sample, condition, epoch) is asked exactly as the synchronous run asks it, through the same
+condition, caller and chat model, but the chat model (:class:`BatchChatModel`) defers the request: the body the
+provider's LangChain model would POST to ``/v1/chat/completions`` is written as one JSONL line with
+``custom_id`` = ``sample id|condition|epoch``, uploaded (``files.create``, purpose ``batch``) and submitted
+(``batches.create``, window 24 h), up to :data:`MAX_REQUESTS` per batch. The batches' ids are recorded in the run
+directory (:data:`STATE_FILE`) before anything is waited for. ``batches.retrieve`` is polled; once a batch has
+ended (completed, expired, failed, cancelled) its output file (``files.content``) is read and every reply is
+answered through the same path as a synchronous reply (LangChain's own response parsing, then the task's parser
+and scorer, the finish-reason statuses and the store), so a batch run stores the same records with the same
+statuses as a synchronous one; only the latency (the batch's wait, not measured per request) differs. Requests
+that failed or expired are submitted again in a new batch, up to ``--max-attempts`` times, after which the sample
+is stored as an error. Cost is priced at the provider's batch tier (``evals/data/tiers.toml``).
+
+A run that stops (killed, Ctrl-C) keeps its stored results and :data:`STATE_FILE`; ``--resume`` reads the recorded
+batches, collects the finished ones and waits for the rest: a request is never submitted while a batch holding it
+is still open, and a result is stored once per (sample, condition, epoch).
+Protocol: https://developers.openai.com/api/docs/guides/batch (input and output line formats, statuses, limits).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
+from langchain_openai import ChatOpenAI
+from pydantic import BaseModel, ConfigDict, Field
+
+from evals.conditions import Condition
+from evals.pricing import PriceTable
+from evals.records import RunSpec
+from evals.report import write_text_atomic
+from evals.runner import Endpoint, answer_sample
+from evals.store import RunStore
+from tasks.base import Task
+from tasks.records import Sample
+
+STATE_FILE = "batches.json"
+MAX_REQUESTS = 50_000  # per batch (OpenAI: 50,000 requests / 200 MB per input file)
+MAX_BYTES = 190 * 1024 * 1024
+ENDED = ("completed", "expired", "failed", "cancelled")
+ENDPOINT = "/v1/chat/completions"
+POLL_FIRST_S, POLL_MAX_S = 0.5, 60.0  # batches are polled after 0.5 s, then twice as long each time, up to a minute
+
+
+class BatchUnsupported(ValueError):
+    """The run's model cannot go through a batch API (one line, shown to the user)."""
+
+
+class Deferred(Exception):
+    """The request went into a batch; its reply comes later."""
+
+
+class BatchChatModel(BaseChatModel):
+    """Answers one request from its batch reply, or records the request body and raises :class:`Deferred`."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    inner: ChatOpenAI
+    custom_id: str
+    replies: Any  # Mapping[str, dict]: typed Any so that pydantic keeps the runner's dicts, not copies
+    requests: Any  # dict[str, dict]: filled here, read by the runner
+
+    @property
+    def _llm_type(self) -> str:
+        return "geogap-batch"
+
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+        if self.custom_id in self.replies:
+            return self.inner._create_chat_result(self.replies[self.custom_id])
+        self.requests[self.custom_id] = self.inner._get_request_payload(messages, stop=stop, **kwargs)
+        raise Deferred(self.custom_id)
+
+    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                         run_manager: AsyncCallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+        return self._generate(messages, stop, **kwargs)
+
+
+class BatchRecord(BaseModel):
+    """One submitted batch as the run directory records it."""
+
+    id: str
+    input_file_id: str
+    custom_ids: list[str]
+    status: str = "validating"
+    collected: bool = Field(default=False, description="Its replies are stored (or resubmitted)")
+
+
+class BatchState(BaseModel):
+    """The run's batches and how often each request was submitted (``batches.json``)."""
+
+    batches: list[BatchRecord] = Field(default_factory=list)
+    submissions: dict[str, int] = Field(default_factory=dict)
+    last_error: dict[str, str] = Field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path) -> BatchState:
+        return cls.model_validate_json(path.read_text()) if path.is_file() else cls()
+
+    def save(self, path: Path) -> None:
+        write_text_atomic(path, self.model_dump_json(indent=1))
+
+    def open_ids(self) -> set[str]:
+        return {c for b in self.batches if b.status not in ENDED for c in b.custom_ids}
+
+    def counts(self) -> dict[str, int]:
+        """Batches submitted, in progress and done (ended)."""
+        ended = sum(1 for b in self.batches if b.status in ENDED)
+        return {"submitted": len(self.batches), "in_progress": len(self.batches) - ended, "done": ended}
+
+
+def custom_id(sample: Sample, cond: Condition, epoch: int) -> str:
+    return f"{sample.id}|{cond.name}|{epoch}"
+
+
+def openai_model(model: BaseChatModel) -> ChatOpenAI:
+    """The run's ChatOpenAI (chat completions), or :class:`BatchUnsupported`."""
+    if not isinstance(model, ChatOpenAI) or model._use_responses_api({}):
+        raise BatchUnsupported(f"--batch needs an OpenAI chat-completions model; {type(model).__name__} has no "
+                               "batch support here (see docs/cost.md)")
+    return model
+
+
+def _chunks(lines: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    out: list[list[tuple[str, str]]] = [[]]
+    size = 0
+    for cid, line in lines:
+        if out[-1] and (len(out[-1]) >= MAX_REQUESTS or size + len(line) > MAX_BYTES):
+            out.append([])
+            size = 0
+        out[-1].append((cid, line))
+        size += len(line) + 1
+    return [c for c in out if c]
+
+
+class BatchRunner:
+    """Answers the single-call conditions of a run through the Batch API (see the module docstring)."""
+
+    def __init__(self, run_id: str, spec: RunSpec, store: RunStore, run_dir: Path, endpoint: Callable[[int], Endpoint],
+                 prices: PriceTable | None = None, *, poll_s: float = POLL_MAX_S,
+                 on_poll: Callable[[dict[str, int]], None] | None = None) -> None:
+        self.run_id, self.spec, self.store = run_id, spec, store
+        self.path = Path(run_dir) / STATE_FILE
+        self.endpoint = endpoint
+        self.prices = prices.at_tier(spec.model, "batch") if prices is not None else None
+        self.poll_s, self.on_poll = poll_s, on_poll
+        self.state = BatchState.load(self.path)
+        self.replies: dict[str, dict[str, Any]] = {}
+        self._endpoints: dict[int, Endpoint] = {}
+
+    def _ep(self, epoch: int) -> Endpoint:
+        if epoch not in self._endpoints:
+            self._endpoints[epoch] = self.endpoint(epoch)
+        return self._endpoints[epoch]
+
+    async def run(self, work: Sequence[tuple[Sample, Task]], conditions: Sequence[Condition]) -> int:
+        """Answer every missing (sample, single-call condition, epoch); returns the results stored."""
+        singles = [c for c in conditions if getattr(c, "single_call", False)]  # plug-ins may lack it
+        client = openai_model(self._ep(0).model).root_async_client
+        written = rounds = 0
+        while True:
+            await self._collect(client)
+            done = self.store.completed()
+            pending = [(s, t, c, e) for c in singles for e in range(self.spec.epochs) for s, t in work
+                       if (s.id, c.name, e) not in done]
+            requests: dict[str, dict[str, Any]] = {}
+            for sample, task, cond, epoch in pending:
+                written += await self._answer(sample, task, cond, epoch, requests)
+            for b in self.state.batches:
+                if b.status in ENDED:
+                    b.collected = True
+            await self._submit(client, {k: v for k, v in requests.items() if k not in self.state.open_ids()})
+            self.state.save(self.path)
+            if self.on_poll is not None:
+                self.on_poll(self.state.counts())
+            if not requests:
+                return written
+            if self.state.open_ids():
+                await asyncio.sleep(min(self.poll_s, POLL_FIRST_S * 2 ** rounds))
+                rounds += 1
+
+    async def _answer(self, sample: Sample, task: Task, cond: Condition, epoch: int,
+                      requests: dict[str, dict[str, Any]]) -> int:
+        cid = custom_id(sample, cond, epoch)
+        ep = self._ep(epoch)
+        ep = ep.per_task.get(sample.task, ep)
+        model = BatchChatModel(inner=openai_model(ep.model), custom_id=cid, replies=self.replies, requests=requests)
+        tries = self.state.submissions.get(cid, 0)
+        result = await answer_sample(self.run_id, self.spec, sample, task, cond, Endpoint(model, ep.caller), epoch,
+                                     prices=self.prices, attempts=max(tries, 1))
+        if cid in requests:  # deferred: its reply is not in yet
+            if tries < self.spec.max_attempts or cid in self.state.open_ids():
+                return 0
+            del requests[cid]  # submitted as often as allowed: an error, with the batch's reason
+            why = self.state.last_error.get(cid, "no reply")
+            result = result.model_copy(update={"error": f"batch: {why} (after {tries} submissions)"})
+        self.store.add_result(result.model_copy(update={"meta": {**result.meta, "batch": True}}))
+        return 1
+
+    async def _submit(self, client: Any, requests: dict[str, dict[str, Any]]) -> None:
+        lines = [(cid, json.dumps({"custom_id": cid, "method": "POST", "url": ENDPOINT, "body": body}))
+                 for cid, body in sorted(requests.items())]
+        for chunk in _chunks(lines):
+            data = ("\n".join(line for _, line in chunk) + "\n").encode()
+            f = await client.files.create(file=("geogap-batch.jsonl", data, "application/jsonl"), purpose="batch")
+            b = await client.batches.create(input_file_id=f.id, endpoint=ENDPOINT, completion_window="24h",
+                                            metadata={"geogap_run": self.run_id})
+            self.state.batches.append(BatchRecord(id=b.id, input_file_id=f.id, custom_ids=[c for c, _ in chunk],
+                                                  status=b.status))
+            for cid, _ in chunk:
+                self.state.submissions[cid] = self.state.submissions.get(cid, 0) + 1
+            self.state.save(self.path)  # recorded before anything waits on it
+
+    async def _collect(self, client: Any) -> None:
+        """Refresh the open batches; read the replies of every ended batch not collected yet."""
+        for b in self.state.batches:
+            if b.collected:
+                continue
+            if b.status not in ENDED:
+                got = await client.batches.retrieve(b.id)
+                b.status = got.status
+                if b.status not in ENDED:
+                    continue
+                b_out, b_err = got.output_file_id, got.error_file_id
+            else:  # ended before a stop: read its files again
+                got = await client.batches.retrieve(b.id)
+                b_out, b_err = got.output_file_id, got.error_file_id
+            for file_id in (b_out, b_err):
+                if file_id:
+                    text = (await client.files.content(file_id)).text
+                    for line in filter(None, (x.strip() for x in text.splitlines())):
+                        self._read_line(json.loads(line))
+            for cid in b.custom_ids:
+                if cid not in self.replies:
+                    self.state.last_error.setdefault(cid, f"no reply in batch {b.id} ({b.status})")
+        self.state.save(self.path)
+
+    def _read_line(self, rec: dict[str, Any]) -> None:
+        cid, response, error = rec.get("custom_id"), rec.get("response") or {}, rec.get("error")
+        if not isinstance(cid, str):
+            return
+        if response.get("status_code") == 200 and isinstance(response.get("body"), dict):
+            self.replies[cid] = response["body"]
+            self.state.last_error.pop(cid, None)
+        else:
+            detail = error or (response.get("body") or {}).get("error") or response
+            self.state.last_error[cid] = f"HTTP {response.get('status_code')}: {detail}" if response else str(detail)
+
+
+def run_batched(run_id: str, spec: RunSpec, store: RunStore, run_dir: Path, work: Sequence[tuple[Sample, Task]],
+                conditions: Sequence[Condition], endpoint: Callable[[int], Endpoint], prices: PriceTable | None = None,
+                **options: Any) -> int:
+    """Synchronous entry: :meth:`BatchRunner.run` on a fresh event loop."""
+    return asyncio.run(BatchRunner(run_id, spec, store, run_dir, endpoint, prices, **options).run(work, conditions))
+
