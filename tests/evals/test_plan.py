@@ -3,6 +3,8 @@ and the cost of the planned run at list, batch and flex prices."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -98,3 +100,21 @@ def test_cli_prints_the_plan_of_a_stored_pilot(tmp_path, capsys) -> None:
     assert "fam.t" in out and f"{mcnemar_items(0.4, 0.05):,}" in out and "40.0" in out
     assert main([str(tmp_path / "nope"), "--gap", "5"]) == 2
     assert "not a run directory" in capsys.readouterr().err
+
+
+def test_dry_run_adds_the_batch_and_flex_totals(tmp_path, capsys, monkeypatch) -> None:
+    from evals.compare import main as compare_main
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    prices = tmp_path / "prices.toml"
+    prices.write_text('["openai/gpt-test"]\ninput = 1.0\noutput = 4.0\n')
+    argv = ["--model", "openai/gpt-test", "--tasks", "gpsbench.distance", "--limit", "4", "--max-tokens", "100",
+            "--prices", str(prices), "--output", str(tmp_path / "run"), "--dry-run"]
+    assert compare_main(argv) == 0
+    out = capsys.readouterr().out
+    usd = {row.split()[1]: float(row.split()[-1]) for row in out.splitlines() if row.strip().startswith("openai/")}
+    tail = " ".join(out.split()).split("at most, with --batch")[1]
+    batch, flex = (float(x) for x in re.findall(r"\$([0-9.]+[0-9])", tail)[:2])
+    # OpenAI: intrinsic (one call) at half price with --batch, tools at list; flex halves both
+    assert batch == pytest.approx(usd["intrinsic"] / 2 + usd["tools"], abs=2e-4)
+    assert flex == pytest.approx((usd["intrinsic"] + usd["tools"]) / 2, abs=2e-4)
