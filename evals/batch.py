@@ -77,7 +77,9 @@ class BatchChatModel(BaseChatModel):
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
         if self.custom_id in self.replies:
             return self.inner._create_chat_result(self.replies[self.custom_id])
-        self.requests[self.custom_id] = self.inner._get_request_payload(messages, stop=stop, **kwargs)
+        body = self.inner._get_request_payload(messages, stop=stop, **kwargs)
+        body.pop("service_tier", None)  # a batch is its own tier
+        self.requests[self.custom_id] = body
         raise Deferred(self.custom_id)
 
     async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,

@@ -230,6 +230,22 @@ def build_work(spec: RunSpec) -> list[tuple[Sample, Any]]:
     return work
 
 
+FLEX_CALL_TIMEOUT_S = 900.0  # OpenAI's flex guide raises the client timeout to 15 minutes
+
+
+def service_tier(spec: RunSpec) -> RunSpec:
+    """``--service-tier``: only ``flex``, only for openai/ models; the call timeout rises to
+    :data:`FLEX_CALL_TIMEOUT_S` unless set higher (the synchronous calls are priced at flex prices:
+    :func:`evals.run.answer`)."""
+    if spec.service_tier is None:
+        return spec
+    if spec.service_tier != "flex" or parse_model(spec.model).provider != "openai":
+        raise UsageError(f"--service-tier {spec.service_tier}: only 'flex' for openai/ models is supported")
+    if spec.call_timeout_s < FLEX_CALL_TIMEOUT_S:
+        spec = spec.model_copy(update={"call_timeout_s": FLEX_CALL_TIMEOUT_S})
+    return spec
+
+
 def prepare(cfg: RunConfig) -> Prepared:
     """Validate everything that can be validated before a model is started; raises UsageError."""
     check_values(cfg)
@@ -264,6 +280,11 @@ def prepare(cfg: RunConfig) -> Prepared:
             raise UsageError(f"the tasks now generate different samples than the run in {run_dir} "
                              f"(dataset hash {digest} ≠ {stored_spec[1].dataset_hash}); start a new --output")
     spec = spec.model_copy(update={"dataset_hash": digest})
+    try:
+        spec = service_tier(spec)
+    except UsageError:
+        store.close()
+        raise
     if dropped := store.drop_unreadable():
         print(f"warning: {dropped} stored results of {run_dir} could not be read (corrupt) and are answered again",
               file=sys.stderr)

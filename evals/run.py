@@ -121,7 +121,8 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
                                       identity or {}, cache)
         if spec.batch:
             todo -= answer_batched(run, conditions, factory, console)
-        job = Job(run.run_id, spec, run.store, run.work, conditions, factory, run.prices)
+        prices = run.prices.at_tier(spec.model, spec.service_tier) if spec.service_tier else run.prices
+        job = Job(run.run_id, spec, run.store, run.work, conditions, factory, prices)
         execute_job(job, executor, todo, console, run.run_dir, served.watch, meter)
 
 
