@@ -169,26 +169,30 @@ class BatchRunner:
         singles = [c for c in conditions if getattr(c, "single_call", False)]  # plug-ins may lack it
         client = openai_model(self._ep(0).model).root_async_client
         written = rounds = 0
+        answer = True  # the first round answers from the cache and the ended batches, and submits the rest
         while True:
-            await self._collect(client)
-            done = self.store.completed()
-            pending = [(s, t, c, e) for c in singles for e in range(self.spec.epochs) for s, t in work
-                       if (s.id, c.name, e) not in done]
-            requests: dict[str, dict[str, Any]] = {}
-            for sample, task, cond, epoch in pending:
-                written += await self._answer(sample, task, cond, epoch, requests)
-            for b in self.state.batches:
-                if b.status in ENDED:
-                    b.collected = True
-            await self._submit(client, {k: v for k, v in requests.items() if k not in self.state.open_ids()})
-            self.state.save(self.path)
+            if await self._collect(client) or answer:
+                answer = False
+                done = self.store.completed()
+                pending = [(s, t, c, e) for c in singles for e in range(self.spec.epochs) for s, t in work
+                           if (s.id, c.name, e) not in done]
+                requests: dict[str, dict[str, Any]] = {}
+                for sample, task, cond, epoch in pending:
+                    written += await self._answer(sample, task, cond, epoch, requests)
+                for b in self.state.batches:
+                    if b.status in ENDED:
+                        b.collected = True
+                await self._submit(client, {k: v for k, v in requests.items() if k not in self.state.open_ids()})
+                self.state.save(self.path)
+                if not requests:
+                    if self.on_poll is not None:
+                        self.on_poll(self.state.counts())
+                    return written
             if self.on_poll is not None:
                 self.on_poll(self.state.counts())
-            if not requests:
-                return written
-            if self.state.open_ids():
-                await asyncio.sleep(min(self.poll_s, POLL_FIRST_S * 2 ** rounds))
-                rounds += 1
+            # every request left is in an open batch: wait, then look again (nothing is re-asked until one ends)
+            await asyncio.sleep(min(self.poll_s, POLL_FIRST_S * 2 ** rounds))
+            rounds += 1
 
     async def _answer(self, sample: Sample, task: Task, cond: Condition, epoch: int,
                       requests: dict[str, dict[str, Any]]) -> int:
@@ -222,21 +226,18 @@ class BatchRunner:
                 self.state.submissions[cid] = self.state.submissions.get(cid, 0) + 1
             self.state.save(self.path)  # recorded before anything waits on it
 
-    async def _collect(self, client: Any) -> None:
-        """Refresh the open batches; read the replies of every ended batch not collected yet."""
+    async def _collect(self, client: Any) -> int:
+        """Refresh the open batches; read the replies of every ended batch not collected yet; returns how many."""
+        ended = 0
         for b in self.state.batches:
             if b.collected:
                 continue
+            got = await client.batches.retrieve(b.id)  # an ended one again after a stop: its files are re-read
+            b.status = got.status
             if b.status not in ENDED:
-                got = await client.batches.retrieve(b.id)
-                b.status = got.status
-                if b.status not in ENDED:
-                    continue
-                b_out, b_err = got.output_file_id, got.error_file_id
-            else:  # ended before a stop: read its files again
-                got = await client.batches.retrieve(b.id)
-                b_out, b_err = got.output_file_id, got.error_file_id
-            for file_id in (b_out, b_err):
+                continue
+            ended += 1
+            for file_id in (got.output_file_id, got.error_file_id):
                 if file_id:
                     text = (await client.files.content(file_id)).text
                     for line in filter(None, (x.strip() for x in text.splitlines())):
@@ -245,6 +246,7 @@ class BatchRunner:
                 if cid not in self.replies:
                     self.state.last_error.setdefault(cid, f"no reply in batch {b.id} ({b.status})")
         self.state.save(self.path)
+        return ended
 
     def _read_line(self, rec: dict[str, Any]) -> None:
         cid, response, error = rec.get("custom_id"), rec.get("response") or {}, rec.get("error")
