@@ -1,4 +1,6 @@
-"""``--batch``: single-call conditions (intrinsic, note-only) through OpenAI's Batch API at batch prices.
+"""``--batch``: single-call conditions (intrinsic, note-only) through a provider's batch API at batch prices:
+OpenAI's Batch API (:class:`OpenAIWire`, described below) and Anthropic's Message Batches (:class:`AnthropicWire`:
+requests inline, custom ids hashed to the 64 characters it allows, results streamed once the batch has ended).
 
 Each missing (sample, condition, epoch) is asked exactly as the synchronous run asks it, through the same
 condition, caller and chat model, but the chat model (:class:`BatchChatModel`) defers the request: the body the
@@ -22,6 +24,7 @@ Protocol: https://developers.openai.com/api/docs/guides/batch (input and output 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -44,8 +47,7 @@ from tasks.base import Task
 from tasks.records import Sample
 
 STATE_FILE = "batches.json"
-MAX_REQUESTS = 50_000  # per batch (OpenAI: 50,000 requests / 200 MB per input file)
-MAX_BYTES = 190 * 1024 * 1024
+MAX_REQUESTS = 100_000  # per batch, at most; each provider's own limit applies below it
 ENDED = ("completed", "expired", "failed", "cancelled")
 ENDPOINT = "/v1/chat/completions"
 POLL_FIRST_S, POLL_MAX_S = 0.5, 60.0  # batches are polled after 0.5 s, then twice as long each time, up to a minute
@@ -64,7 +66,8 @@ class BatchChatModel(BaseChatModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    inner: ChatOpenAI
+    inner: BaseChatModel
+    wire: Any  # the provider's Wire: builds the request body, reads the reply
     custom_id: str
     replies: Any  # Mapping[str, dict]: typed Any so that pydantic keeps the runner's dicts, not copies
     requests: Any  # dict[str, dict]: filled here, read by the runner
@@ -76,9 +79,10 @@ class BatchChatModel(BaseChatModel):
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
         if self.custom_id in self.replies:
-            return self.inner._create_chat_result(self.replies[self.custom_id])
-        body = self.inner._get_request_payload(messages, stop=stop, **kwargs)
+            return self.wire.reply(self.inner, self.replies[self.custom_id])
+        body = self.inner._get_request_payload(messages, stop=stop, **kwargs)  # type: ignore[attr-defined]
         body.pop("service_tier", None)  # a batch is its own tier
+        body.pop("stream", None)
         self.requests[self.custom_id] = body
         raise Deferred(self.custom_id)
 
@@ -93,6 +97,7 @@ class BatchRecord(BaseModel):
     id: str
     input_file_id: str
     custom_ids: list[str]
+    files: list[str] = Field(default_factory=list, description="Result files (OpenAI: output and error files)")
     status: str = "validating"
     collected: bool = Field(default=False, description="Its replies are stored (or resubmitted)")
 
@@ -124,23 +129,128 @@ def custom_id(sample: Sample, cond: Condition, epoch: int) -> str:
     return f"{sample.id}|{cond.name}|{epoch}"
 
 
-def openai_model(model: BaseChatModel) -> ChatOpenAI:
-    """The run's ChatOpenAI (chat completions), or :class:`BatchUnsupported`."""
-    if not isinstance(model, ChatOpenAI) or model._use_responses_api({}):
-        raise BatchUnsupported(f"--batch needs an OpenAI chat-completions model; {type(model).__name__} has no "
-                               "batch support here (see docs/cost.md)")
-    return model
+Line = tuple[str, dict[str, Any] | None, str | None]
+"""One result of a batch: custom id, reply body (None when it failed) and the reason it failed."""
 
 
-def _chunks(lines: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
-    out: list[list[tuple[str, str]]] = [[]]
+class OpenAIWire:
+    """OpenAI's Batch API: a JSONL file of chat-completions requests (https://developers.openai.com/api/docs/guides/batch)."""
+
+    name = "openai"
+    max_requests, max_bytes = 50_000, 190 * 1024 * 1024
+
+    def __init__(self, model: ChatOpenAI) -> None:
+        self.client = model.root_async_client
+
+    @staticmethod
+    def reply(inner: Any, body: dict[str, Any]) -> ChatResult:
+        return inner._create_chat_result(body)  # type: ignore[no-any-return]
+
+    async def submit(self, run_id: str, requests: list[tuple[str, dict[str, Any]]]) -> BatchRecord:
+        data = "".join(json.dumps({"custom_id": cid, "method": "POST", "url": ENDPOINT, "body": body}) + "\n"
+                       for cid, body in requests).encode()
+        f = await self.client.files.create(file=("geogap-batch.jsonl", data, "application/jsonl"), purpose="batch")
+        b = await self.client.batches.create(input_file_id=f.id, endpoint=ENDPOINT, completion_window="24h",
+                                             metadata={"geogap_run": run_id})
+        return BatchRecord(id=b.id, input_file_id=f.id, custom_ids=[c for c, _ in requests], status=b.status)
+
+    async def status(self, record: BatchRecord) -> str:
+        got = await self.client.batches.retrieve(record.id)
+        record.files = [f for f in (got.output_file_id, got.error_file_id) if f]
+        return str(got.status)
+
+    async def results(self, record: BatchRecord) -> list[Line]:
+        out: list[Line] = []
+        for file_id in record.files:
+            text = (await self.client.files.content(file_id)).text
+            for raw in filter(None, (x.strip() for x in text.splitlines())):
+                rec = json.loads(raw)
+                response, error = rec.get("response") or {}, rec.get("error")
+                if response.get("status_code") == 200 and isinstance(response.get("body"), dict):
+                    out.append((rec["custom_id"], response["body"], None))
+                else:
+                    detail = error or (response.get("body") or {}).get("error") or response
+                    out.append((rec["custom_id"], None, f"HTTP {response.get('status_code')}: {detail}" if response
+                                else str(detail)))
+        return out
+
+
+class AnthropicWire:
+    """Anthropic's Message Batches (https://platform.claude.com/docs/en/build-with-claude/batch-processing):
+    requests as ``{custom_id, params}``, custom ids of at most 64 letters, digits, ``-`` and ``_`` (ours are
+    hashed), results streamed as JSONL once ``processing_status`` is ``ended``."""
+
+    name = "anthropic"
+    max_requests, max_bytes = 100_000, 250 * 1024 * 1024
+
+    def __init__(self, model: Any) -> None:
+        import anthropic
+
+        # a client of its own: langchain-anthropic caches one async HTTP client per process, bound to the first
+        # event loop that uses it, and the synchronous conditions run on another loop after this one
+        self.client = anthropic.AsyncAnthropic(**model._client_params)
+
+    @staticmethod
+    def wire_id(cid: str) -> str:
+        return "g" + hashlib.sha256(cid.encode()).hexdigest()[:48]
+
+    @staticmethod
+    def reply(inner: Any, body: dict[str, Any]) -> ChatResult:
+        from anthropic.types import Message
+
+        return inner._format_output(Message.model_validate(body))  # type: ignore[no-any-return]
+
+    async def submit(self, run_id: str, requests: list[tuple[str, dict[str, Any]]]) -> BatchRecord:
+        b = await self.client.messages.batches.create(
+            requests=[{"custom_id": self.wire_id(cid), "params": body}  # type: ignore[typeddict-item]
+                      for cid, body in requests])
+        return BatchRecord(id=b.id, input_file_id="", custom_ids=[c for c, _ in requests],
+                           status="in_progress" if b.processing_status != "ended" else "completed")
+
+    async def status(self, record: BatchRecord) -> str:
+        got = await self.client.messages.batches.retrieve(record.id)
+        return "completed" if got.processing_status == "ended" else str(got.processing_status)
+
+    async def results(self, record: BatchRecord) -> list[Line]:
+        ours = {self.wire_id(c): c for c in record.custom_ids}
+        out: list[Line] = []
+        async for r in await self.client.messages.batches.results(record.id):
+            cid = ours.get(r.custom_id)
+            if cid is None:
+                continue
+            if r.result.type == "succeeded":
+                out.append((cid, r.result.message.model_dump(mode="json"), None))
+            else:
+                err = getattr(r.result, "error", None)
+                out.append((cid, None, f"{r.result.type}: {err.model_dump(mode='json') if err else ''}".rstrip(": ")))
+        return out
+
+
+Wire = OpenAIWire | AnthropicWire
+
+
+def wire_for(model: BaseChatModel) -> Wire:
+    """The batch API of the run's chat model, or :class:`BatchUnsupported`."""
+    if isinstance(model, ChatOpenAI) and not model._use_responses_api({}):
+        return OpenAIWire(model)
+    if type(model).__name__ == "ChatAnthropic" or any(c.__name__ == "ChatAnthropic" for c in type(model).__mro__):
+        return AnthropicWire(model)
+    raise BatchUnsupported(f"--batch needs an OpenAI chat-completions or an Anthropic model; {type(model).__name__} "
+                           "has no batch support here (see docs/cost.md)")
+
+
+def _chunks(requests: list[tuple[str, dict[str, Any]]], max_requests: int,
+            max_bytes: int) -> list[list[tuple[str, dict[str, Any]]]]:
+    """``requests`` cut into batches of at most ``max_requests`` requests and about ``max_bytes`` of JSON."""
+    out: list[list[tuple[str, dict[str, Any]]]] = [[]]
     size = 0
-    for cid, line in lines:
-        if out[-1] and (len(out[-1]) >= MAX_REQUESTS or size + len(line) > MAX_BYTES):
+    for cid, body in requests:
+        n = len(json.dumps(body)) + len(cid) + 64
+        if out[-1] and (len(out[-1]) >= min(max_requests, MAX_REQUESTS) or size + n > max_bytes):
             out.append([])
             size = 0
-        out[-1].append((cid, line))
-        size += len(line) + 1
+        out[-1].append((cid, body))
+        size += n
     return [c for c in out if c]
 
 
@@ -167,22 +277,22 @@ class BatchRunner:
     async def run(self, work: Sequence[tuple[Sample, Task]], conditions: Sequence[Condition]) -> int:
         """Answer every missing (sample, single-call condition, epoch); returns the results stored."""
         singles = [c for c in conditions if getattr(c, "single_call", False)]  # plug-ins may lack it
-        client = openai_model(self._ep(0).model).root_async_client
+        wire = wire_for(self._ep(0).model)
         written = rounds = 0
         answer = True  # the first round answers from the cache and the ended batches, and submits the rest
         while True:
-            if await self._collect(client) or answer:
+            if await self._collect(wire) or answer:
                 answer = False
                 done = self.store.completed()
                 pending = [(s, t, c, e) for c in singles for e in range(self.spec.epochs) for s, t in work
                            if (s.id, c.name, e) not in done]
                 requests: dict[str, dict[str, Any]] = {}
                 for sample, task, cond, epoch in pending:
-                    written += await self._answer(sample, task, cond, epoch, requests)
+                    written += await self._answer(wire, sample, task, cond, epoch, requests)
                 for b in self.state.batches:
                     if b.status in ENDED:
                         b.collected = True
-                await self._submit(client, {k: v for k, v in requests.items() if k not in self.state.open_ids()})
+                await self._submit(wire, {k: v for k, v in requests.items() if k not in self.state.open_ids()})
                 self.state.save(self.path)
                 if not requests:
                     if self.on_poll is not None:
@@ -194,12 +304,12 @@ class BatchRunner:
             await asyncio.sleep(min(self.poll_s, POLL_FIRST_S * 2 ** rounds))
             rounds += 1
 
-    async def _answer(self, sample: Sample, task: Task, cond: Condition, epoch: int,
+    async def _answer(self, wire: Wire, sample: Sample, task: Task, cond: Condition, epoch: int,
                       requests: dict[str, dict[str, Any]]) -> int:
         cid = custom_id(sample, cond, epoch)
         ep = self._ep(epoch)
         ep = ep.per_task.get(sample.task, ep)
-        model = BatchChatModel(inner=openai_model(ep.model), custom_id=cid, replies=self.replies, requests=requests)
+        model = BatchChatModel(inner=ep.model, wire=wire, custom_id=cid, replies=self.replies, requests=requests)
         tries = self.state.submissions.get(cid, 0)
         result = await answer_sample(self.run_id, self.spec, sample, task, cond, Endpoint(model, ep.caller), epoch,
                                      prices=self.prices, attempts=max(tries, 1))
@@ -212,52 +322,35 @@ class BatchRunner:
         self.store.add_result(result.model_copy(update={"meta": {**result.meta, "batch": True}}))
         return 1
 
-    async def _submit(self, client: Any, requests: dict[str, dict[str, Any]]) -> None:
-        lines = [(cid, json.dumps({"custom_id": cid, "method": "POST", "url": ENDPOINT, "body": body}))
-                 for cid, body in sorted(requests.items())]
-        for chunk in _chunks(lines):
-            data = ("\n".join(line for _, line in chunk) + "\n").encode()
-            f = await client.files.create(file=("geogap-batch.jsonl", data, "application/jsonl"), purpose="batch")
-            b = await client.batches.create(input_file_id=f.id, endpoint=ENDPOINT, completion_window="24h",
-                                            metadata={"geogap_run": self.run_id})
-            self.state.batches.append(BatchRecord(id=b.id, input_file_id=f.id, custom_ids=[c for c, _ in chunk],
-                                                  status=b.status))
+    async def _submit(self, wire: Wire, requests: dict[str, dict[str, Any]]) -> None:
+        for chunk in _chunks(sorted(requests.items()), wire.max_requests, wire.max_bytes):
+            self.state.batches.append(await wire.submit(self.run_id, chunk))
             for cid, _ in chunk:
                 self.state.submissions[cid] = self.state.submissions.get(cid, 0) + 1
             self.state.save(self.path)  # recorded before anything waits on it
 
-    async def _collect(self, client: Any) -> int:
-        """Refresh the open batches; read the replies of every ended batch not collected yet; returns how many."""
+    async def _collect(self, wire: Wire) -> int:
+        """Refresh the open batches; read the replies of every ended batch not collected yet (an ended one again
+        after a stop); returns how many."""
         ended = 0
         for b in self.state.batches:
             if b.collected:
                 continue
-            got = await client.batches.retrieve(b.id)  # an ended one again after a stop: its files are re-read
-            b.status = got.status
+            b.status = await wire.status(b)
             if b.status not in ENDED:
                 continue
             ended += 1
-            for file_id in (got.output_file_id, got.error_file_id):
-                if file_id:
-                    text = (await client.files.content(file_id)).text
-                    for line in filter(None, (x.strip() for x in text.splitlines())):
-                        self._read_line(json.loads(line))
+            for cid, body, error in await wire.results(b):
+                if body is not None:
+                    self.replies[cid] = body
+                    self.state.last_error.pop(cid, None)
+                else:
+                    self.state.last_error[cid] = error or "failed"
             for cid in b.custom_ids:
                 if cid not in self.replies:
                     self.state.last_error.setdefault(cid, f"no reply in batch {b.id} ({b.status})")
         self.state.save(self.path)
         return ended
-
-    def _read_line(self, rec: dict[str, Any]) -> None:
-        cid, response, error = rec.get("custom_id"), rec.get("response") or {}, rec.get("error")
-        if not isinstance(cid, str):
-            return
-        if response.get("status_code") == 200 and isinstance(response.get("body"), dict):
-            self.replies[cid] = response["body"]
-            self.state.last_error.pop(cid, None)
-        else:
-            detail = error or (response.get("body") or {}).get("error") or response
-            self.state.last_error[cid] = f"HTTP {response.get('status_code')}: {detail}" if response else str(detail)
 
 
 def run_batched(run_id: str, spec: RunSpec, store: RunStore, run_dir: Path, work: Sequence[tuple[Sample, Task]],

@@ -133,3 +133,96 @@ def handler(world: BatchWorld) -> type[QuietHandler]:
             self.send_error(404)
 
     return Handler
+
+
+def last_text(body: dict[str, Any]) -> str:
+    """The last message's text, whether its content is a string or a list of blocks."""
+    content = body["messages"][-1]["content"]
+    return content if isinstance(content, str) else "".join(b.get("text", "") for b in content)
+
+
+class AnthropicBatchWorld:
+    """Anthropic's Messages API and Message Batches (https://platform.claude.com/docs/en/build-with-claude/
+    batch-processing): ``POST /v1/messages``, ``POST /v1/messages/batches``, ``GET /v1/messages/batches/{id}``
+    (in_progress → ended) and its ``results_url`` (JSONL of succeeded / errored / expired results)."""
+
+    def __init__(self, respond: Respond, url: str = "") -> None:
+        self.respond, self.url = respond, url
+        self.batches: dict[str, dict[str, Any]] = {}
+        self.submitted: Counter[str] = Counter()
+        self.expire_once: set[str] = set()  # custom ids (as sent) that expire the first time
+        self.hold = False
+        self.ids = itertools.count(1)
+        self.lock = threading.Lock()
+
+    def message(self, body: dict[str, Any]) -> dict[str, Any]:
+        text, finish = self.respond(body)
+        prompt = sum(len(str(m.get("content") or "")) // 4 for m in body["messages"])
+        return {"id": f"msg_{next(self.ids)}", "type": "message", "role": "assistant", "model": body["model"],
+                "content": [{"type": "text", "text": text}], "stop_sequence": None,
+                "stop_reason": {"stop": "end_turn", "length": "max_tokens"}[finish],
+                "usage": {"input_tokens": prompt, "output_tokens": len(text) // 4}}
+
+    def public(self, b: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in b.items() if not k.startswith("_")}
+
+    def create(self, req: dict[str, Any]) -> dict[str, Any]:
+        bid = f"msgbatch_{next(self.ids)}"
+        for r in req["requests"]:
+            assert set(r) == {"custom_id", "params"} and len(r["custom_id"]) <= 64
+            self.submitted[r["custom_id"]] += 1
+        b = {"id": bid, "type": "message_batch", "processing_status": "in_progress",
+             "request_counts": {"processing": len(req["requests"]), "succeeded": 0, "errored": 0, "canceled": 0,
+                                "expired": 0},
+             "created_at": "2026-12-03T12:00:00Z", "expires_at": "2026-12-04T12:00:00Z", "ended_at": None,
+             "cancel_initiated_at": None, "archived_at": None, "results_url": None, "_requests": req["requests"],
+             "_polls": 0}
+        self.batches[bid] = b
+        return b
+
+    def retrieve(self, bid: str) -> dict[str, Any]:
+        b = self.batches[bid]
+        b["_polls"] += 1
+        if b["processing_status"] == "in_progress" and b["_polls"] > 1 and not self.hold:
+            rows = []
+            for r in b["_requests"]:
+                cid = r["custom_id"]
+                if cid in self.expire_once:
+                    self.expire_once.discard(cid)
+                    rows.append({"custom_id": cid, "result": {"type": "expired"}})
+                else:
+                    rows.append({"custom_id": cid, "result": {"type": "succeeded", "message": self.message(r["params"])}})
+            b["_results"] = "".join(json.dumps(x) + "\n" for x in rows).encode()
+            b["processing_status"], b["ended_at"] = "ended", "2026-12-03T13:00:00Z"
+            b["results_url"] = f"{self.url}/v1/messages/batches/{bid}/results"
+        return b
+
+
+def anthropic_handler(world: AnthropicBatchWorld) -> type[QuietHandler]:
+    class Handler(QuietHandler):
+        def _send(self, data: bytes, kind: str = "application/json") -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:  # noqa: N802
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            with world.lock:
+                if self.path == "/v1/messages":
+                    return self._send(json.dumps(world.message(body)).encode())
+                if self.path == "/v1/messages/batches":
+                    return self._send(json.dumps(world.public(world.create(body))).encode())
+            self.send_error(404)
+
+        def do_GET(self) -> None:  # noqa: N802
+            with world.lock:
+                parts = self.path.split("?")[0].split("/")
+                if len(parts) == 5 and parts[3] == "batches":
+                    return self._send(json.dumps(world.public(world.retrieve(parts[4]))).encode())
+                if len(parts) == 6 and parts[5] == "results":
+                    return self._send(world.batches[parts[4]]["_results"], "application/binary")
+            self.send_error(404)
+
+    return Handler

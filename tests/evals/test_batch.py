@@ -10,11 +10,11 @@ import json
 from pathlib import Path
 
 import pytest
-from batch_server import BatchWorld, handler
+from batch_server import AnthropicBatchWorld, BatchWorld, anthropic_handler, handler, last_text
 from loopback import LoopbackServer
 
 from evals import batch
-from evals.batch import STATE_FILE, BatchRunner, BatchUnsupported, openai_model
+from evals.batch import STATE_FILE, BatchRunner, BatchUnsupported, wire_for
 from evals.conditions import get_condition
 from evals.endpoints import SpecEndpointFactory
 from evals.pricing import Price, PriceTable
@@ -25,7 +25,8 @@ from evals.store import RunStore
 from tasks import get_task
 
 MODEL = "openai/gpt-test"
-PRICES = PriceTable({MODEL: Price(input=2.0, output=8.0)})
+CLAUDE = "anthropic/claude-test"
+PRICES = PriceTable({MODEL: Price(input=2.0, output=8.0), CLAUDE: Price(input=3.0, output=15.0)})
 
 
 class Stop(Exception):
@@ -44,7 +45,7 @@ def responder(samples):
     gold = {s.messages[-1].content: s.target["km"] for s in samples}
 
     def respond(body):
-        prompt = body["messages"][-1]["content"]
+        prompt = last_text(body)
         km, i = gold[prompt], sorted(gold).index(prompt)
         if i % 7 == 0:
             return f"The distance is about {km:.0f}", "length"  # cut at the token limit: truncated
@@ -55,8 +56,8 @@ def responder(samples):
     return respond
 
 
-def spec(url: str) -> RunSpec:
-    return RunSpec(model=MODEL, tasks=["gpsbench.distance"], conditions=["intrinsic"], base_url=url,
+def spec(url: str, model: str = MODEL) -> RunSpec:
+    return RunSpec(model=model, tasks=["gpsbench.distance"], conditions=["intrinsic"], base_url=url,
                    max_attempts=3, cache=False)
 
 
@@ -67,8 +68,8 @@ def stored(run_dir: Path) -> dict[tuple[str, str, int], SampleResult]:
     return dict(zip(keys, rows, strict=True))
 
 
-def sync_run(tmp_path: Path, url: str, task, samples) -> dict:
-    s = spec(url)
+def sync_run(tmp_path: Path, url: str, task, samples, model: str = MODEL) -> dict:
+    s = spec(url, model)
     with RunStore(tmp_path / "sync") as store:
         store.write_spec("sync", s)
         asyncio.run(run_all("sync", s, store, [(x, task) for x in samples], [get_condition("intrinsic")],
@@ -76,8 +77,8 @@ def sync_run(tmp_path: Path, url: str, task, samples) -> dict:
     return stored(tmp_path / "sync")
 
 
-def batch_run(run_dir: Path, url: str, task, samples, **options) -> int:
-    s = spec(url)
+def batch_run(run_dir: Path, url: str, task, samples, model: str = MODEL, **options) -> int:
+    s = spec(url, model)
     with RunStore(run_dir) as store:
         store.write_spec("batch", s)
         runner = BatchRunner("batch", s, store, run_dir, SpecEndpointFactory(s, url), PRICES, poll_s=0, **options)
@@ -148,8 +149,8 @@ def test_a_request_that_keeps_failing_is_stored_as_an_error(tmp_path, work, monk
 def test_a_model_without_batch_support_is_refused_in_one_line() -> None:
     from agents.scripted import ScriptedChatModel
 
-    with pytest.raises(BatchUnsupported, match="--batch needs an OpenAI chat-completions model"):
-        openai_model(ScriptedChatModel(script=lambda m, t: "x"))
+    with pytest.raises(BatchUnsupported, match="--batch needs an OpenAI chat-completions or an Anthropic model"):
+        wire_for(ScriptedChatModel(script=lambda m, t: "x"))
 
 
 def test_cli_batch_run_killed_after_submission_resumes(tmp_path, work, monkeypatch) -> None:
@@ -193,3 +194,35 @@ def test_cli_batch_run_killed_after_submission_resumes(tmp_path, work, monkeypat
     assert {k: (r.status, r.score) for k, r in got.items()} == {k: (r.status, r.score) for k, r in sync.items()}
     assert "batches: 1 submitted, 0 in progress, 1 done" in done.stdout + done.stderr
     assert all(r.cost_usd and r.meta.get("batch") for r in got.values())
+
+
+def test_anthropic_message_batches_stop_resume_and_same_records(tmp_path, work, monkeypatch) -> None:
+    """Anthropic Message Batches through the real anthropic client: hashed custom ids (64 characters at most),
+    an expired request submitted again, a stop after submission, the same records as the Messages API run."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    task, samples = work
+    few = samples[:40]
+    world = AnthropicBatchWorld(responder(samples))
+    with LoopbackServer(anthropic_handler(world)) as server:
+        root = server.url.removesuffix("/v1")
+        world.url = root
+        world.expire_once = {batch.AnthropicWire.wire_id(f"{few[3].id}|intrinsic|0")}
+        sync = sync_run(tmp_path, root, task, few, CLAUDE)
+        run_dir = tmp_path / "batch"
+
+        def stop(counts):
+            raise Stop(counts)
+
+        with pytest.raises(Stop):
+            batch_run(run_dir, root, task, few, CLAUDE, on_poll=stop)
+        assert not stored(run_dir) and len(world.batches) == 1
+        batch_run(run_dir, root, task, few, CLAUDE)
+    got = stored(run_dir)
+    assert got.keys() == sync.keys() and len(got) == 40
+    assert sorted(world.submitted.values()) == [1] * 39 + [2]  # only the expired request went again
+    for key, s in sync.items():
+        b = got[key]
+        assert (b.status, b.final_text, b.score, b.input_tokens, b.output_tokens) == \
+            (s.status, s.final_text, s.score, s.input_tokens, s.output_tokens)
+        assert b.cost_usd == pytest.approx(s.cost_usd / 2)
+    assert {r.score.status for r in got.values()} >= {"answered", "truncated"}  # max_tokens: truncated
