@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel, Field
 
 from agents.trace import ModelCallEvent
@@ -89,6 +90,14 @@ class ConditionSummary(BaseModel):
                                        "tokens")
     cost_usd: float | None = None
     mean_latency_s: float = 0.0
+    latency_s: dict[str, float] | None = Field(default=None, description=(
+        "Wall-clock seconds per answered sample (status ok), all its calls: p50 and p95 (linear interpolation); "
+        "calls answered from the model-call cache take almost none; null when n is 0"))
+    tokens_per_answered: float | None = Field(default=None, description=(
+        "Input + output tokens spent (failed samples included) / answered samples; null when n is 0"))
+    cost_per_answered_usd: float | None = Field(default=None, description=(
+        "cost_usd (failed samples included: they were paid for) / answered samples; null when n is 0 or the cost "
+        "is unknown"))
     retries: int = 0
     cache_hits: int = 0
     stop_reasons: dict[str, int] = Field(default_factory=dict)
@@ -214,6 +223,37 @@ def usage(results: Iterable[SampleResult]) -> dict[str, Any]:
             "retries": sum(r.retries for r in rs), "cache_hits": sum(r.cache_hits for r in rs)}
 
 
+def latency_percentiles(seconds: Sequence[float]) -> dict[str, float] | None:
+    """p50 and p95 of ``seconds`` (linear interpolation between order statistics); None when empty."""
+    if not seconds:
+        return None
+    p50, p95 = np.percentile(np.asarray(seconds, dtype=float), [50, 95])
+    return {"p50": float(p50), "p95": float(p95)}
+
+
+def _item_costs(results: Iterable[SampleResult]) -> dict[str, float | None]:
+    """Per sample id, the mean cost of its results that made calls (failed ones included: they were paid for);
+    None when one of them has no known cost."""
+    by_item: dict[str, list[float | None]] = defaultdict(list)
+    for r in results:
+        if r.status != "not_applicable":
+            by_item[r.sample_id].append(r.cost_usd)
+    return {k: None if any(c is None for c in cs) else sum(c or 0.0 for c in cs) / len(cs)
+            for k, cs in by_item.items()}
+
+
+def cost_per_gained(base: Iterable[SampleResult], other: Iterable[SampleResult], ids: Sequence[str],
+                    net_gain: float) -> float | None:
+    """USD ``other`` spends beyond ``base`` on the paired items ``ids``, per answer gained net (``net_gain``: right
+    answers in ``other`` minus right answers in ``base`` over those items, epochs averaged); None when nothing is
+    gained net or a cost is unknown."""
+    ca, cb = _item_costs(base), _item_costs(other)
+    costs = [(ca.get(i), cb.get(i)) for i in ids]
+    if net_gain <= 0 or any(a is None or b is None for a, b in costs):
+        return None
+    return sum((b or 0.0) - (a or 0.0) for a, b in costs) / net_gain
+
+
 def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
     """Summary of one condition's results: accuracy over the answered ones (status ok); errors and
     ``not_applicable`` ones counted apart. Tokens, cost and retries include the failed samples (they were spent)."""
@@ -234,6 +274,7 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
     tool_calls = sum(r.tool_calls for r in rs)
     spent_usage = usage(spent)
     summary = error_summary(errors)
+    cost = spent_usage["cost_usd"] if spent else None
     return ConditionSummary(
         n=n, items=len(accuracies), correct=correct,
         accuracy=sum(accuracies.values()) / len(accuracies) if accuracies else 0.0,
@@ -248,9 +289,12 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
         tool_calls_per_sample=tool_calls / n if n else 0.0,
         samples_with_tool_calls=sum(1 for r in rs if r.tool_calls),
         tool_error_rate=sum(r.tool_errors for r in rs) / tool_calls if tool_calls else None,
-        **{**spent_usage, "cost_usd": spent_usage["cost_usd"] if spent else None},
+        **{**spent_usage, "cost_usd": cost},
         cached_share=spent_usage["cached_tokens"] / spent_usage["input_tokens"] if spent_usage["input_tokens"] else None,
         mean_latency_s=sum(r.latency_s for r in rs) / n if n else 0.0,
+        latency_s=latency_percentiles([r.latency_s for r in rs]),
+        tokens_per_answered=(spent_usage["input_tokens"] + spent_usage["output_tokens"]) / n if n else None,
+        cost_per_answered_usd=cost / n if n and cost is not None else None,
         stop_reasons=dict(Counter(r.stop_reason or r.status for r in spent)),
     )
 
@@ -265,8 +309,9 @@ def paired_gap(base: Mapping[str, SampleResult], other: Mapping[str, SampleResul
     """``other`` − ``base`` over the items (sample ids) both answered (status ok at least once on each side),
     each item's epochs averaged on each side first: the accuracy gap with a percentile bootstrap interval over
     items, the exact sign-flip p (``mcnemar_p``: exact McNemar when each item's epochs agree), the items whose
-    accuracy went up (``gained``, wrong→right) and down (``lost``), and the mean-score gap with its interval.
-    ``n_paired`` counts items; ``epochs`` is the most answered epochs an item has on one side."""
+    accuracy went up (``gained``, wrong→right) and down (``lost``), the mean-score gap with its interval, and
+    ``cost_per_gained_usd``: the USD ``other`` spent beyond ``base`` on those items per right answer gained net
+    (:func:`cost_per_gained`; null when none is gained or a cost is unknown). ``n_paired`` counts items; ``epochs`` is the most answered epochs an item has on one side."""
     fa, fb = item_fractions(base.values()), item_fractions(other.values())
     shared = fa.keys() & fb.keys()
     ids = sorted(shared)
@@ -282,9 +327,11 @@ def paired_gap(base: Mapping[str, SampleResult], other: Mapping[str, SampleResul
         smean, slo, shi = mean, lo, hi
     epochs = max((len(rs) for side in (base, other) for k, rs in _items(side.values()).items() if k in shared),
                  default=0)
+    net = float(sum(fb[i] - fa[i] for i in ids))
     return {"n_paired": len(ids), "epochs": epochs, "gap": mean, "ci": [lo, hi], "gained": gained, "lost": lost,
             "wrong_to_right": gained, "right_to_wrong": lost, "mcnemar_p": sign_flip_p([fb[i] - fa[i] for i in ids]),
-            "score_gap": smean, "score_ci": [slo, shi]}
+            "score_gap": smean, "score_ci": [slo, shi],
+            "cost_per_gained_usd": cost_per_gained(base.values(), other.values(), ids, net)}
 
 
 def is_tool_condition(condition: str, results: Iterable[SampleResult]) -> bool:

@@ -104,6 +104,8 @@ class BaseCondition:
     uses_tools: bool = False
     require_tool_call: bool = False
     system_note: str | None = None
+    single_call: bool = False
+    """Answers with one model call and no tools: it can go through a provider's batch API (evals.batch)."""
 
     def toolsets_for(self, task: Task) -> tuple[str, ...]:
         return ()
@@ -125,6 +127,7 @@ class IntrinsicCondition(BaseCondition):
     """The model answers alone in one call."""
 
     name = "intrinsic"
+    single_call = True
 
     async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
         return await answer_intrinsic(ctx.model, sample.messages, ctx.caller)
@@ -145,6 +148,7 @@ class NoteOnlyCondition(BaseCondition):
 
     name = "note-only"
     system_note: str | None = TOOLS_NOTE
+    single_call = True
 
     async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
         return await answer_intrinsic(ctx.model, with_tools_note(sample.messages), ctx.caller)
@@ -221,6 +225,7 @@ class VariantCondition(BaseCondition):
         self.inner = inner or IntrinsicCondition()
         self.uses_tools, self.system_note = self.inner.uses_tools, self.inner.system_note
         self.require_tool_call = self.inner.require_tool_call
+        self.single_call = self.inner.single_call
         # per (variant, split, seed, size): the variant's first items of the split (how many asked for, by id)
         self._siblings: dict[tuple[str, str, int, int | None], tuple[int | None, dict[str, Sample]]] = {}
 

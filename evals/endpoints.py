@@ -70,12 +70,17 @@ class SpecEndpointFactory:
         needs_url = provider.base_url_hint is not None
         model = create_chat_model(spec.model, base_url=self.base_url or ("http://unused.invalid/v1" if needs_url else None),
                                   settings=settings, max_retries=0, api_key_env=spec.api_key_env,
-                                  max_reply_bytes=spec.max_reply_bytes)
+                                  max_reply_bytes=spec.max_reply_bytes,
+                                  **self._tier())
         cache = self.cache()
         caller = ModelCaller(retry_policy(spec), cache=cache,
                              identity=cache_identity(spec, epoch, self.served, protocol) if cache else None,
                              cache_max_age_s=max_age_s(spec.model, self.base_url))
         return Endpoint(model, caller, provider.forced_tool_choice if protocol.forced_tool_choice_ok else None)
+
+    def _tier(self) -> dict[str, Any]:
+        """``--service-tier``, sent by the provider's chat model (ChatOpenAI's ``service_tier``)."""
+        return {"service_tier": self.spec.service_tier} if self.spec.service_tier else {}
 
     def __call__(self, epoch: int) -> Endpoint:
         """The epoch's endpoint; tasks whose protocol differs from the first task's get their own."""

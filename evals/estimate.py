@@ -30,7 +30,7 @@ from agents.protocol import DEFAULT_ANSWER_TOKENS
 from evals.conditions import get_condition
 from evals.cost import check_max_cost
 from evals.options import RunConfig, UsageError, fail
-from evals.pricing import PriceError, PriceTable
+from evals.pricing import PriceError, PriceTable, tier_multiplier
 from evals.records import RunSpec
 from evals.run_reader import RunReader
 from tasks.build import SampleBuildError
@@ -134,6 +134,7 @@ def print_estimate(cfgs: list[RunConfig], out: Console) -> int:
     for name in ("model", "condition", "items", "calls ≤", "input tok ≤", "output tok ≤", "USD ≤"):
         table.add_column(name, justify="left" if name in ("model", "condition") else "right", overflow="fold")
     total: float | None = 0.0
+    tiers: dict[str, float] = {"batch": 0.0, "flex": 0.0}
     for cfg in cfgs:
         try:
             spec, done, prices = planned(cfg)
@@ -148,7 +149,14 @@ def print_estimate(cfgs: list[RunConfig], out: Console) -> int:
             table.add_row(spec.model, r.condition, f"{r.items:,}", f"{r.calls:,}", f"{r.input_tokens:,}",
                           f"{r.output_tokens:,}", "price unknown" if r.cost_usd is None else f"{r.cost_usd:.4f}")
             total = None if total is None or r.cost_usd is None else total + r.cost_usd
+            single = getattr(get_condition(r.condition), "single_call", False)
+            tiers["batch"] += (r.cost_usd or 0.0) * tier_multiplier(spec.model, "batch" if single else "list")
+            tiers["flex"] += (r.cost_usd or 0.0) * tier_multiplier(spec.model, "flex")
     out.print(table)
     out.print("estimated cost at most: " + ("unknown (a model has no price; give one with --prices FILE.toml)"
                                             if total is None else f"${total:.4f}"), markup=False, highlight=False)
+    if total is not None:
+        out.print(f"at most, with --batch (single-call conditions at batch prices, the rest at list): "
+                  f"${tiers['batch']:.4f}; every condition at flex prices: ${tiers['flex']:.4f} "
+                  "(list price where a provider has no such tier; docs/cost.md)", markup=False, highlight=False)
     return 0

@@ -227,10 +227,33 @@ def build_work(spec: RunSpec) -> list[tuple[Sample, Any]]:
     return work
 
 
+FLEX_CALL_TIMEOUT_S = 900.0  # OpenAI's flex guide raises the client timeout to 15 minutes
+
+
+def check_service_tier(tier: str | None, model: str) -> None:
+    """``--service-tier``: only ``flex``, only for openai/ models; raises UsageError."""
+    if tier is not None and (tier != "flex" or parse_model(model).provider != "openai"):
+        raise UsageError(f"--service-tier {tier}: only 'flex' for openai/ models is supported")
+
+
+def service_tier(spec: RunSpec) -> RunSpec:
+    """``--service-tier``: only ``flex``, only for openai/ models; the call timeout rises to
+    :data:`FLEX_CALL_TIMEOUT_S` unless set higher (the synchronous calls are priced at flex prices:
+    :func:`evals.run.answer`)."""
+    if spec.service_tier is None:
+        return spec
+    check_service_tier(spec.service_tier, spec.model)
+    if spec.call_timeout_s < FLEX_CALL_TIMEOUT_S:
+        spec = spec.model_copy(update={"call_timeout_s": FLEX_CALL_TIMEOUT_S})
+    return spec
+
+
 def check_run_options(cfg: RunConfig) -> tuple[PriceTable, list[str]]:
     """The checks of :func:`check_values`, the price table, the export formats and the baseline run; raises
     UsageError and writes nothing."""
     check_values(cfg)
+    if cfg.resume is None:
+        check_service_tier(cfg.service_tier, cfg.model)
     try:
         prices = PriceTable.load(cfg.prices)
         formats = parse_formats(cfg.export)
@@ -269,6 +292,11 @@ def prepare(cfg: RunConfig, work: list[tuple[Sample, Any]] | None = None) -> Pre
             raise UsageError(f"the tasks now generate different samples than the run in {run_dir} "
                              f"(dataset hash {digest} ≠ {stored_spec[1].dataset_hash}); start a new --output")
     spec = spec.model_copy(update={"dataset_hash": digest})
+    try:
+        spec = service_tier(spec)
+    except UsageError:
+        store.close()
+        raise
     if dropped := store.drop_unreadable():
         print(f"warning: {dropped} stored results of {run_dir} could not be read (corrupt) and are answered again",
               file=sys.stderr)

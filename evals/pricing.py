@@ -34,6 +34,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 BUILTIN_PRICE_FILE = Path(__file__).with_name("data") / "prices.toml"
+TIER_FILE = Path(__file__).with_name("data") / "tiers.toml"
+TIERS = ("list", "batch", "flex")
 _DATED = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest|-\d{3}|-0)$")
 
 
@@ -80,6 +82,25 @@ def _read(path: Path) -> dict[str, Price]:
 BUILTIN_PRICES: dict[str, Price] = _read(BUILTIN_PRICE_FILE)
 
 
+def _tier_table() -> dict[str, dict[str, float]]:
+    return {pattern: {k: float(v) for k, v in entry.items()} for pattern, entry in
+            tomllib.loads(TIER_FILE.read_text()).items()}
+
+
+TIER_MULTIPLIERS: dict[str, dict[str, float]] = _tier_table()
+
+
+def tier_multiplier(model: str, tier: str) -> float:
+    """The share of the list price ``model`` costs on ``tier`` (``list``, ``batch``, ``flex``;
+    ``evals/data/tiers.toml``, sources there); 1.0 where its provider has no such tier."""
+    if tier not in TIERS:
+        raise PriceError(f"unknown price tier {tier!r}: one of {', '.join(TIERS)}")
+    for pattern, entry in TIER_MULTIPLIERS.items():
+        if fnmatch.fnmatchcase(model, pattern):
+            return entry.get(tier, 1.0)
+    return 1.0
+
+
 class PriceTable:
     """Look up a model's price (exact name or glob) and cost a call."""
 
@@ -104,6 +125,15 @@ class PriceTable:
             if matches:
                 return self.prices[max(matches, key=len)]
         return None
+
+    def at_tier(self, model: str, tier: str) -> PriceTable:
+        """This table with ``model`` priced on ``tier`` (:func:`tier_multiplier` × its list price)."""
+        table = PriceTable(self.prices)
+        p, k = self.price(model), tier_multiplier(model, tier)
+        if p is not None:
+            table.prices[model] = Price(input=p.input * k, output=p.output * k,
+                                        cached_input=None if p.cached_input is None else p.cached_input * k)
+        return table
 
     def cost(self, model: str, input_tokens: int, output_tokens: int, cached_tokens: int = 0) -> float | None:
         """USD for one call, or None when the model has no price."""

@@ -109,7 +109,8 @@ def _caption(comparisons: list[TaskComparison], conditions: list[str], statuses:
             "calls (tools: up to --max-steps calls of up to --max-tokens each) · truncated: last call cut at the "
             "token limit\n"
             + (f"not shown at this width: {', '.join(left_out)} (in results.json, report.html)\n" if left_out else "")
-            + escape(cached_tokens_line(comparisons, conditions)))
+            + escape(cached_tokens_line(comparisons, conditions))
+            + "".join("\n" + escape(line) for line in cost_latency_lines(comparisons, conditions)))
 
 
 def _label(comp: TaskComparison) -> str:
@@ -209,6 +210,34 @@ def cached_tokens_line(comparisons: list[TaskComparison], conditions: list[str])
         cached, total = sum(s.cached_tokens for s in rows), sum(s.input_tokens for s in rows)
         parts.append(f"{c} {cached:,} ({100 * cached / total:.0f} %)" if total else f"{c} {cached:,}")
     return "cached prompt tokens: " + ", ".join(parts)
+
+
+def fmt_usd(x: float | None) -> str:
+    """Dollars with four significant digits (``$0.001234``); ``–`` when unknown."""
+    return "–" if _missing(x) else f"${x:.4g}"
+
+
+def cost_latency_lines(comparisons: list[TaskComparison], conditions: list[str],
+                       baseline: str = BASELINE_CONDITION) -> list[str]:
+    """The footer's latency and cost lines for all tasks (the ``all`` row, or the only task): per condition the
+    p50 / p95 seconds, tokens and USD per answered sample, then USD per answer gained over ``baseline``."""
+    pooled = [c for c in comparisons if c.task == ALL_TASKS] or (comparisons if len(comparisons) == 1 else [])
+    if not pooled:
+        return []
+    comp = pooled[0]
+    per = []
+    for c in conditions:
+        s = comp.conditions.get(c)
+        if s is None or not s.n or s.latency_s is None:
+            continue
+        per.append(f"{c} p50 {s.latency_s['p50']:.2f} s / p95 {s.latency_s['p95']:.2f} s, "
+                   f"{s.tokens_per_answered or 0:,.0f} tokens, {fmt_usd(s.cost_per_answered_usd)}")
+    lines = ["per answered sample: " + " · ".join(per)] if per else []
+    gained = [f"{c} {fmt_usd(g.get('cost_per_gained_usd'))}" for c, g in (comp.gap or {}).items() if g.get("n_paired")]
+    if gained:
+        lines.append(f"USD per answer gained over {baseline} (extra spend on paired items / net right answers "
+                     f"gained; – when none gained or cost unknown): " + ", ".join(gained))
+    return lines
 
 
 def _rate(r: Rate, sep: str = " ") -> str:

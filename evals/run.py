@@ -27,6 +27,7 @@ from agents.providers import PROVIDERS, ServerUnavailable
 from agents.secrets import redact
 from agents.trace import ModelCallEvent
 from evals.analysis import TaskComparison, usage
+from evals.batch import BatchUnsupported, run_batched
 from evals.conditions import unforced_note
 from evals.cost import EXIT_COST_CAP, CostCapReached, CostMeter
 from evals.endpoints import SpecEndpointFactory
@@ -127,8 +128,30 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
                 cache = None
         factory = SpecEndpointFactory(spec, served.base_url, cache.path if cache is not None else None,
                                       identity or {}, cache)
-        job = Job(run.run_id, spec, run.store, run.work, conditions, factory, run.prices)
+        if spec.batch:
+            todo -= answer_batched(run, conditions, factory, console)
+        prices = run.prices.at_tier(spec.model, spec.service_tier) if spec.service_tier else run.prices
+        job = Job(run.run_id, spec, run.store, run.work, conditions, factory, prices)
         execute_job(job, executor, todo, console, run.run_dir, served.watch, meter)
+
+
+def answer_batched(run: Prepared, conditions: list[Any], factory: SpecEndpointFactory, console: Console) -> int:
+    """``--batch``: the single-call conditions through the provider's batch API (:mod:`evals.batch`), progress as
+    lines; returns the results stored. Stopping keeps the batches recorded: ``--resume`` collects them."""
+    def say(counts: dict[str, int]) -> None:
+        console.print(f"batches: {counts['submitted']} submitted, {counts['in_progress']} in progress, "
+                      f"{counts['done']} done", markup=False, highlight=False)
+
+    try:
+        return run_batched(run.run_id, run.spec, run.store, Path(run.run_dir), run.work, conditions, factory,
+                           run.prices, on_poll=say)
+    except BatchUnsupported as exc:
+        raise RunFailed(str(exc), EXIT_USAGE) from None
+    except KeyboardInterrupt as exc:
+        how, code = ("terminated (SIGTERM)", EXIT_TERMINATED) if isinstance(exc, Terminated) else ("interrupted", 130)
+        print(f"error: {how}: submitted batches are recorded in {run.run_dir}/batches.json; --resume {run.run_dir} "
+              "collects them", file=sys.stderr)
+        raise RunFailed("", code) from None
 
 
 def execute_job(job: Job, executor: Executor, todo: int, console: Console, run_dir: Path, watch: Any,

@@ -31,6 +31,7 @@ TIERS: dict[str, str] = {
     "tests/evals/test_readme_mcp_inspect.py": "slow",
     "tests/test_extending_doc.py": "slow",
     "tests/plugins/test_plugin_clash.py": "slow",
+    "tests/evals/test_batch.py": "slow",  # 200 items batched and synchronous; a CLI run killed and resumed
 }
 
 

@@ -6,6 +6,7 @@ from agents.protocol import GenerationProtocol
 from agents.scripted import ScriptedChatModel
 from agents.trace import ToolCallEvent
 from evals.analysis import ConditionSummary
+from evals.batch import BatchChatModel, BatchRecord
 from geocore import sphere, terrain
 from geocore.networks import Window
 from geocore.polygons import PlanarRegion
@@ -61,6 +62,8 @@ ProbeTarget.offset_minutes
 
 # A parameter its caller passes by name: LangChain calls _generate(..., run_manager=...).
 ScriptedChatModel._generate.run_manager
+BatchChatModel._agenerate  # LangChain's async entry point
+BatchRecord.input_file_id  # kept in batches.json: the uploaded requests, for inspection
 
 # Public vocabularies and kernels the tests check the package against (the GPSBench task lists and sub-regions,
 # the natural-region kinds) and geocore.sphere's vectorised bearing, one of issue 14's kernels.

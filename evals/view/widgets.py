@@ -53,12 +53,17 @@ def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True, c
         bits.append(f"{s.tool_calls_per_sample:.2f} calls")
     if s.tool_error_rate:
         bits.append(f"{pct(s.tool_error_rate)} % tool errors")
-    bits.append(f"{s.mean_latency_s:.2f} s")
+    if s.latency_s:
+        bits.append(f"{s.mean_latency_s:.2f} s mean, p50 {s.latency_s['p50']:.2f} / p95 {s.latency_s['p95']:.2f} s")
+    if s.tokens_per_answered is not None:
+        bits.append(f"{s.tokens_per_answered:,.0f} tokens/answer")
     bits.append(f"{s.output_tokens:,} out tokens")
     if s.cached_tokens:
         bits.append(f"{pct(s.cached_share)} % of input tokens cached")
     if s.cost_usd is not None:
         bits.append(f"${s.cost_usd:.4f}")
+    if s.cost_per_answered_usd is not None:
+        bits.append(f"${s.cost_per_answered_usd:.4g}/answer")
     if s.parse_failures:
         bits.append(f"{s.parse_failures} parse fail")
     if s.errors:
@@ -78,9 +83,10 @@ def gap_cell(g: dict | None) -> Safe:
     cls = {GAIN: "pos", LOSE: "neg"}.get(colour, "")
     interval = h('<span class="muted small">[{lo}, {hi}]</span>', lo=signed_pct(ci[0]), hi=signed_pct(ci[1])) \
         if has_ci else esc("")
-    p = g.get("mcnemar_p")
-    return h('<span class="{c}">{g}</span> {ci}<div class="muted small">n={n}{p}</div>', c=cls,
-             g=signed_pct(g["gap"]), ci=interval, n=g["n_paired"], p=f" · McNemar p={p:.3g}" if _finite(p) else "")
+    p, usd = g.get("mcnemar_p"), g.get("cost_per_gained_usd")
+    return h('<span class="{c}">{g}</span> {ci}<div class="muted small">n={n}{p}{u}</div>', c=cls,
+             g=signed_pct(g["gap"]), ci=interval, n=g["n_paired"], p=f" · McNemar p={p:.3g}" if _finite(p) else "",
+             u=f" · ${usd:.4g}/answer gained" if _finite(usd) else "")
 
 
 def verdict(r: SampleResult | Cell | None) -> tuple[str, str, str]:
