@@ -242,12 +242,14 @@ def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact
     table = Table(title="Tool use", box=box.SIMPLE_HEAD, caption=escape(
         "used: answered samples with a tool call · acc: % right (right/n) with / without a tool call · with tools, "
         f"never tried: pairs with {baseline} gained / lost / same · disagree: answers matching no value their "
-        "tools returned / answers checked (n/c: not comparable)"))
+        "tools returned / answers checked (n/c: not comparable) · funnel: n › called a tool › a tool that can compute "
+        "it › with the item's arguments › it returned the gold › answer kept it › credited (docs/tools.md)"))
     table.add_column("task", overflow="fold", min_width=10)
     table.add_column("condition", overflow="fold", min_width=6)
     headers = (("used", "acc\nwith\ntools", "acc\nwithout", "with\ntools\ng/l/s", "never\ntried\ng/l/s", "dis-\nagree")
                if compact else ("used", "acc with\ntools", "acc\nwithout", "with tools\ng/l/s", "never tried\ng/l/s",
                                 "disagree"))
+    headers += ("funnel",)
     for name in headers:
         table.add_column(name, justify="right", no_wrap=compact)
     for comp in comparisons:
@@ -263,8 +265,14 @@ def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact
                                      p.same_with_tools_right + p.same_with_tools_wrong))) if p else "–",
                 slash.join(map(str, (p.never_tried_gained, p.never_tried_lost,
                                      p.never_tried_same_right + p.never_tried_same_wrong))) if p else "–",
-                _disagree(u, sep))
+                _disagree(u, sep), _funnel(u))
     return table
+
+
+def _funnel(u: ToolUse) -> str:
+    if u.funnel is None:
+        return "–"
+    return "›".join(map(str, [u.funnel.n, *u.funnel.reached.values()]))
 
 
 def print_table(comparisons: list[TaskComparison], conditions: list[str], console: Console | None = None,

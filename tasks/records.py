@@ -198,5 +198,6 @@ class GoldCall(BaseModel):
     gold: float | str = Field(description="The gold value as the tool returns it")
     tolerance: float = Field(default=0.0, description="A number within this of the gold is the gold")
     angle: bool = Field(default=False, description="Numbers are compass angles (differences wrap at 360)")
+    symmetric: bool = Field(default=False, description="The two points' order does not change the gold")
     generic: tuple[str, ...] = Field(default=("calculator", "python"), description=(
         "Generic tools (tool sets of the same name) that can also compute the gold"))

@@ -74,7 +74,8 @@ class DistanceTask(GeneratedTask[DistanceTarget, float]):
         (la1, lo1), (la2, lo2) = sample.payload["points"]
         gold = float(sample.target["km"])
         return GoldCall(tools=("distance_km", "geodesic_distance_km"), args={"lat1": la1, "lon1": lo1, "lat2": la2,
-                        "lon2": lo2}, result_key="distance_km", gold=gold, tolerance=tolerance_km(gold))
+                        "lon2": lo2}, result_key="distance_km", gold=gold, tolerance=tolerance_km(gold),
+                        symmetric=True)
 
     def parse(self, text: str, sample: Sample[DistanceTarget]) -> Parsed[float]:
         """The distance (km; miles and metres converted) of the committed answer, or a bare number there (km, as
