@@ -28,7 +28,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from agents.trace import ModelCallEvent
-from evals import fidelity, funnel
+from evals import fidelity
+from evals.funnel import Funnel
+from evals.funnel import count as funnel_counts
 from evals.records import SampleResult
 from evals.stats import error_summary, paired_bootstrap_gap, sign_flip_p, wilson
 from tasks.records import ANSWER_STATUSES, Sample
@@ -151,7 +153,7 @@ class ToolUse(BaseModel):
     without_tools: Rate = Field(description="Accuracy of the answered samples that called no tool")
     paired: PairedToolUse | None = Field(default=None, description="Against the baseline; null without one")
     fidelity: Fidelity
-    funnel: funnel.Funnel | None = Field(default=None, description=(
+    funnel: Funnel | None = Field(default=None, description=(
         "The tool-use funnel of the answered samples whose task declares its gold call (evals/funnel.py); null "
         "when none does"))
 
@@ -332,7 +334,7 @@ def tool_use(conds: dict[str, dict[str, SampleResult]], conditions: Sequence[str
             n=len(answered), used_tools=len(used), used_share=len(used) / len(answered) if answered else None,
             with_tools=Rate.of(used), without_tools=Rate.of([r for r in answered if not r.tool_calls]),
             paired=_paired_tool_use(conds[baseline], conds[c]) if baseline in conds else None,
-            fidelity=_fidelity(answered, samples), funnel=funnel.count(answered))
+            fidelity=_fidelity(answered, samples), funnel=funnel_counts(answered))
     return out
 
 

@@ -18,6 +18,7 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from agents.secrets import redact_json
+from evals import funnel
 from evals.analysis import (
     ALL_TASKS,
     ANSWER_STATUSES,
@@ -242,14 +243,12 @@ def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact
     table = Table(title="Tool use", box=box.SIMPLE_HEAD, caption=escape(
         "used: answered samples with a tool call · acc: % right (right/n) with / without a tool call · with tools, "
         f"never tried: pairs with {baseline} gained / lost / same · disagree: answers matching no value their "
-        "tools returned / answers checked (n/c: not comparable) · funnel: n › called a tool › a tool that can compute "
-        "it › with the item's arguments › it returned the gold › answer kept it › credited (docs/tools.md)"))
+        "tools returned / answers checked (n/c: not comparable)"))
     table.add_column("task", overflow="fold", min_width=10)
     table.add_column("condition", overflow="fold", min_width=6)
     headers = (("used", "acc\nwith\ntools", "acc\nwithout", "with\ntools\ng/l/s", "never\ntried\ng/l/s", "dis-\nagree")
                if compact else ("used", "acc with\ntools", "acc\nwithout", "with tools\ng/l/s", "never tried\ng/l/s",
                                 "disagree"))
-    headers += ("funnel",)
     for name in headers:
         table.add_column(name, justify="right", no_wrap=compact)
     for comp in comparisons:
@@ -265,14 +264,35 @@ def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact
                                      p.same_with_tools_right + p.same_with_tools_wrong))) if p else "–",
                 slash.join(map(str, (p.never_tried_gained, p.never_tried_lost,
                                      p.never_tried_same_right + p.never_tried_same_wrong))) if p else "–",
-                _disagree(u, sep), _funnel(u))
+                _disagree(u, sep))
     return table
 
 
-def _funnel(u: ToolUse) -> str:
-    if u.funnel is None:
-        return "–"
-    return "›".join(map(str, [u.funnel.n, *u.funnel.reached.values()]))
+def funnel_lines(comparisons: list[TaskComparison]) -> list[str]:
+    """The tool-use funnel of each tool condition, pooled over the tasks that declare their gold call: one line
+    each (docs/tools.md); none when no result carries a funnel step."""
+    pooled = next((c for c in comparisons if c.task == ALL_TASKS), comparisons[-1] if len(comparisons) == 1 else None)
+    if pooled is None:
+        return []
+    lines = []
+    for cond, use in pooled.tool_use.items():
+        if use.funnel is not None:
+            reasons = ", ".join(f"{k} {v}" for k, v in sorted(use.funnel.stopped.items(), key=lambda kv: -kv[1]))
+            lines.append(f"funnel {cond}: {funnel.line(use.funnel)}" + (f" · stopped: {reasons}" if reasons else "")
+                         + (f" · credited off the funnel: {use.funnel.credited_without_funnel}"
+                            if use.funnel.credited_without_funnel else ""))
+    return lines
+
+
+def pairwise_lines(comparisons: list[TaskComparison]) -> list[str]:
+    """With three or more conditions, the pooled paired gap between every two non-baseline conditions: one line
+    each (the table shows each against the baseline)."""
+    pooled = next((c for c in comparisons if c.task == ALL_TASKS), None)
+    if pooled is None or not pooled.pairwise:
+        return []
+    return [f"paired, all tasks: {pair} {100 * g['gap']:+.1f} points [{100 * g['ci'][0]:+.1f}, {100 * g['ci'][1]:+.1f}]"
+            f" over {g['n_paired']} items, {g['gained']} gained / {g['lost']} lost, p {g['mcnemar_p']:.2g}"
+            for pair, g in pooled.pairwise.items()]
 
 
 def print_table(comparisons: list[TaskComparison], conditions: list[str], console: Console | None = None,
@@ -283,6 +303,8 @@ def print_table(comparisons: list[TaskComparison], conditions: list[str], consol
     tools = render_tool_use(comparisons, width=console.width)
     if tools is not None:
         console.print(tools)
+    for line in [*funnel_lines(comparisons), *pairwise_lines(comparisons)]:  # after the tables, wrapped to width
+        console.print(escape(line))
 
 
 def build_report(results: list[SampleResult], conditions: list[str], meta: dict[str, Any],

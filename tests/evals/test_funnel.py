@@ -16,7 +16,7 @@ import pytest
 from agents.trace import ToolCallEvent
 from evals import funnel
 from evals.records import FunnelStep, SampleResult
-from tasks.records import Sample
+from tasks.records import Sample, Score
 from tasks.registry import get_task
 from tools import get_tools
 
@@ -69,7 +69,7 @@ def test_counts_match_the_labels() -> None:
     for row in LABELLED:
         step, credited = _step(row)
         results.append(SampleResult(run_id="r", sample_id=row["id"], task=row["task"], condition="tools", model="m",
-                                    score={"correct": credited, "value": float(credited)}, funnel=step))
+                                    score=Score(correct=credited, value=float(credited)), funnel=step))
     counts = funnel.count(results)
     assert counts is not None and counts.n == len(LABELLED)
     by_hand = [sum(1 for r in LABELLED if r["passed"] > i) for i in range(6)]

@@ -76,7 +76,7 @@ def test_a_broken_script_is_a_tool_error_and_the_run_goes_on(monkeypatch: pytest
     monkeypatch.setattr("tools.python_exec.DEFAULT_LIMITS", FAST)
     bad = ["while True:\n    pass", "x = bytearray(10 * 1024 ** 3)", "import os\nos.fork()",
            "open('/tmp/geogap-escape', 'w')", "import socket\nsocket.socket()"]
-    script = [AIMessage("", tool_calls=[{"name": "python", "args": {"code": c}, "id": f"c{i}"}]) for i, c in enumerate(bad)]
+    script: list[AIMessage | str] = [AIMessage("", tool_calls=[{"name": "python", "args": {"code": c}, "id": f"c{i}"}]) for i, c in enumerate(bad)]
     script.append("FINAL ANSWER: 42")
     model = ScriptedChatModel(script=script)
     res = asyncio.run(ToolAgent(model, get_tools(["python", "calculator"]), AgentLimits(max_steps=8)).run(
