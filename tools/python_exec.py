@@ -4,7 +4,8 @@ what it prints (a baseline beside the domain tool sets; numpy, pyproj and shapel
 What holds, and how (docs/tools.md says the same):
 
 - wall-clock timeout: the parent kills the child's whole process group (:class:`Limits`);
-- CPU time and memory: ``RLIMIT_CPU`` and ``RLIMIT_AS`` set in the child before it starts (OS-enforced);
+- CPU time and memory: ``RLIMIT_CPU`` and ``RLIMIT_AS``, set by the child on itself before the model's code
+  runs (OS-enforced);
 - output: stdout and stderr go to files capped by ``RLIMIT_FSIZE``; the model gets at most ``OUTPUT_CHARS``;
 - working directory: a fresh temporary directory, removed afterwards;
 - network: a new, empty network namespace (``unshare(CLONE_NEWNET)``, OS-enforced) where the OS allows it
@@ -19,15 +20,12 @@ What holds, and how (docs/tools.md says the same):
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
-import resource
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,11 +37,18 @@ from tools.registry import toolset
 
 OUTPUT_CHARS = 4000
 MAX_CODE = 20_000
-CLONE_NEWNET = 0x40000000
 
 # Runs in the child before the model's code: installs the audit hook, then runs main.py as __main__.
 BOOTSTRAP = r"""
-import os, sys
+import ctypes, os, resource, sys
+# limits first, on this process, before any of the model's code: CPU s, address space, file size (argv 1-3)
+for limit, value in zip((resource.RLIMIT_CPU, resource.RLIMIT_AS, resource.RLIMIT_FSIZE), map(int, sys.argv[1:4])):
+    resource.setrlimit(limit, (value, value))
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+try:  # a new, empty network namespace where the OS allows it (root, or user namespaces)
+    NETWORK_NAMESPACE = ctypes.CDLL(None, use_errno=True).unshare(0x40000000) == 0
+except (OSError, AttributeError):
+    NETWORK_NAMESPACE = False
 ROOT = os.path.realpath(os.getcwd())
 DENIED = {"os.fork", "os.forkpty", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "subprocess.Popen",
           "os.kill", "os.killpg", "socket.__new__", "socket.connect", "socket.bind", "socket.getaddrinfo",
@@ -96,25 +101,6 @@ class PythonArgs(BaseModel):
     code: str = Field(max_length=MAX_CODE, description="A Python 3 program; print() the result")
 
 
-def _unshare_network() -> bool:
-    """Move the calling process into a new network namespace (no interfaces but a down loopback)."""
-    try:
-        return ctypes.CDLL(None, use_errno=True).unshare(CLONE_NEWNET) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def _child_setup(limits: Limits) -> Callable[[], None]:
-    def setup() -> None:  # runs in the child between fork and exec
-        os.setsid()
-        _unshare_network()
-        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s))
-        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    return setup
-
-
 def _read(path: Path) -> str:
     text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
     return text if len(text) <= OUTPUT_CHARS else text[:OUTPUT_CHARS] + f"\n... [output cut at {OUTPUT_CHARS} characters]"
@@ -136,9 +122,11 @@ def run_code(code: str, limits: Limits | None = None) -> str:
                "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "PYTHONIOENCODING": "utf-8"}
         with open(work / "stdout", "wb") as out, open(work / "stderr", "wb") as err:
-            proc = subprocess.Popen([sys.executable, "-I", "-B", "-c", BOOTSTRAP], cwd=work, env=env,
-                                    stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                    preexec_fn=_child_setup(limits))  # noqa: PLW1509 - rlimits must be set in the child
+            # the child sets its own limits (no preexec_fn: it is unsafe while the agent runs other threads)
+            argv = [sys.executable, "-I", "-B", "-c", BOOTSTRAP, str(limits.cpu_s), str(limits.memory_bytes),
+                    str(limits.file_bytes)]
+            proc = subprocess.Popen(argv, cwd=work, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                    start_new_session=True)
             try:
                 code_rc = proc.wait(timeout=limits.wall_s)
                 timed_out = False
