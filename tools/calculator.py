@@ -25,7 +25,7 @@ NAMES = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf}
 
 class CalculatorArgs(BaseModel):
     expression: str = Field(max_length=MAX_EXPRESSION, description=(
-        "One arithmetic expression, e.g. '6371 * acos(sin(radians(48.85)) * sin(radians(51.5)) + ...)'"))
+        "One arithmetic expression with the numbers of your problem, e.g. 'sqrt(3**2 + 4**2)'"))
 
 
 def evaluate(expression: str) -> float | int:
