@@ -30,6 +30,8 @@ from pydantic import BaseModel, Field
 
 from agents.trace import ModelCallEvent
 from evals import fidelity
+from evals.funnel import Funnel
+from evals.funnel import count as funnel_counts
 from evals.records import SampleResult
 from evals.stats import error_summary, paired_bootstrap_gap, sign_flip_p, wilson
 from tasks.records import ANSWER_STATUSES, Sample
@@ -160,6 +162,9 @@ class ToolUse(BaseModel):
     without_tools: Rate = Field(description="Accuracy of the answered samples that called no tool")
     paired: PairedToolUse | None = Field(default=None, description="Against the baseline; null without one")
     fidelity: Fidelity
+    funnel: Funnel | None = Field(default=None, description=(
+        "The tool-use funnel of the answered samples whose task declares its gold call (evals/funnel.py); null "
+        "when none does"))
 
 
 class TaskComparison(BaseModel):
@@ -167,6 +172,9 @@ class TaskComparison(BaseModel):
     family: str = ""
     conditions: dict[str, ConditionSummary]
     gap: dict[str, Any] | None = Field(default=None, description="Per other condition: the paired gap vs intrinsic")
+    pairwise: dict[str, Any] | None = Field(default=None, description=(
+        "With three or more conditions, per pair of conditions other than the baseline ('b vs a', a listed "
+        "first): the paired gap b − a on the items both answered (:func:`paired_gap`); null otherwise"))
     breakdowns: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
     tool_use: dict[str, ToolUse] = Field(default_factory=dict, description=(
         "Per tool condition (its model calls were offered tools, or its name starts with 'tools'): adoption, "
@@ -373,7 +381,7 @@ def tool_use(conds: dict[str, dict[str, SampleResult]], conditions: Sequence[str
             n=len(answered), used_tools=len(used), used_share=len(used) / len(answered) if answered else None,
             with_tools=Rate.of(used), without_tools=Rate.of([r for r in answered if not r.tool_calls]),
             paired=_paired_tool_use(conds[baseline], conds[c]) if baseline in conds else None,
-            fidelity=_fidelity(answered, samples))
+            fidelity=_fidelity(answered, samples), funnel=funnel_counts(answered))
     return out
 
 
@@ -390,6 +398,15 @@ def _gaps(conds: dict[str, dict[str, SampleResult]], conditions: Sequence[str], 
     if baseline not in conds or not others:
         return None
     return {c: paired_gap(conds[baseline], conds[c], bootstrap=bootstrap) for c in others}
+
+
+def _pairwise(conds: dict[str, dict[str, SampleResult]], conditions: Sequence[str], baseline: str) -> dict[str, Any] | None:
+    """Every pair of present conditions neither of which is ``baseline`` (those pairs are in the gap)."""
+    present = [c for c in conditions if c in conds and c != baseline]
+    if len(present) < 2:
+        return None
+    return {f"{b} vs {a}": paired_gap(conds[a], conds[b])
+            for i, a in enumerate(present) for b in present[i + 1:]}
 
 
 def dimension_value(r: SampleResult, dimension: str) -> str | None:
@@ -441,6 +458,7 @@ def compare(results: list[SampleResult], conditions: list[str], baseline: str = 
         n_errors = sum(s.errors for s in summary.values())
         out.append(TaskComparison(
             task=task, family=family_of(task), conditions=summary, gap=_gaps(conds, conditions, baseline),
+            pairwise=_pairwise(conds, conditions, baseline),
             tool_use=tool_use(conds, conditions, baseline, samples), errors=n_errors, complete=n_errors == 0,
             breakdowns=breakdowns(by_task[task], conditions, baseline,
                                   [d for d in DIMENSIONS if d != "family"]) if with_breakdowns else {},
@@ -455,6 +473,7 @@ def overall(results: list[SampleResult], conditions: list[str], baseline: str = 
     summary = {c: summarise(list(conds[c].values())) for c in conditions if c in conds}
     n_errors = sum(s.errors for s in summary.values())
     return TaskComparison(task=ALL_TASKS, family="", conditions=summary, gap=_gaps(conds, conditions, baseline),
+                          pairwise=_pairwise(conds, conditions, baseline),
                           tool_use=tool_use(conds, conditions, baseline, samples), errors=n_errors,
                           complete=n_errors == 0)
 

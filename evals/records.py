@@ -47,6 +47,22 @@ class RunSpec(RunSettings):
 Status = Literal["ok", "error", "not_applicable"]
 
 
+FUNNEL_STEPS = ("called_tool", "right_tool", "right_args", "tool_returned_gold", "answer_matches_tool", "credited")
+"""The tool-use funnel's steps, in order (evals/funnel.py)."""
+
+
+class FunnelStep(BaseModel):
+    """How far one tools sample got down the tool-use funnel (:data:`FUNNEL_STEPS`) and why it stopped."""
+
+    passed: int = Field(ge=0, le=len(FUNNEL_STEPS), description="Steps passed in order (6: credited)")
+    failed: str | None = Field(default=None, description="The first step failed; None when all passed")
+    reason: str | None = Field(default=None, description=(
+        "Why: no_tool, wrong_tool, latlon_swapped, points_swapped, radians, wrong_zone, wrong_time, wrong_args, "
+        "tool_error, wrong_result, ignored_result, hedged/unparsed/... (the answer status), not_credited"))
+    tool: str | None = Field(default=None, description="The tool of the call followed (the last one that got "
+                             "furthest)")
+
+
 class SampleResult(BaseModel):
     """One sample answered under one condition (``not_applicable``: the condition does not apply to it)."""
 
@@ -77,3 +93,5 @@ class SampleResult(BaseModel):
     error: str | None = None
     attempts: int = Field(default=1, description="Times this sample was tried across runs and resumptions")
     meta: dict[str, Any] = Field(default_factory=dict)
+    funnel: FunnelStep | None = Field(default=None, description="Tools samples of tasks that declare their gold "
+                                      "call: the tool-use funnel (evals/funnel.py)")

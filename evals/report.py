@@ -18,6 +18,7 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from agents.secrets import redact_json
+from evals import funnel
 from evals.analysis import (
     ALL_TASKS,
     ANSWER_STATUSES,
@@ -297,6 +298,33 @@ def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact
     return table
 
 
+def funnel_lines(comparisons: list[TaskComparison]) -> list[str]:
+    """The tool-use funnel of each tool condition, pooled over the tasks that declare their gold call: one line
+    each (docs/tools.md); none when no result carries a funnel step."""
+    pooled = next((c for c in comparisons if c.task == ALL_TASKS), comparisons[-1] if len(comparisons) == 1 else None)
+    if pooled is None:
+        return []
+    lines = []
+    for cond, use in pooled.tool_use.items():
+        if use.funnel is not None:
+            reasons = ", ".join(f"{k} {v}" for k, v in sorted(use.funnel.stopped.items(), key=lambda kv: -kv[1]))
+            lines.append(f"funnel {cond}: {funnel.line(use.funnel)}" + (f" · stopped: {reasons}" if reasons else "")
+                         + (f" · credited off the funnel: {use.funnel.credited_without_funnel}"
+                            if use.funnel.credited_without_funnel else ""))
+    return lines
+
+
+def pairwise_lines(comparisons: list[TaskComparison]) -> list[str]:
+    """With three or more conditions, the pooled paired gap between every two non-baseline conditions: one line
+    each (the table shows each against the baseline)."""
+    pooled = next((c for c in comparisons if c.task == ALL_TASKS), None)
+    if pooled is None or not pooled.pairwise:
+        return []
+    return [f"paired, all tasks: {pair} {100 * g['gap']:+.1f} points [{100 * g['ci'][0]:+.1f}, {100 * g['ci'][1]:+.1f}]"
+            f" over {g['n_paired']} items, {g['gained']} gained / {g['lost']} lost, p {g['mcnemar_p']:.2g}"
+            for pair, g in pooled.pairwise.items()]
+
+
 def print_table(comparisons: list[TaskComparison], conditions: list[str], console: Console | None = None,
                 title: str = "") -> None:
     """The comparison table, then the tool-use table when a condition offered tools."""
@@ -305,6 +333,8 @@ def print_table(comparisons: list[TaskComparison], conditions: list[str], consol
     tools = render_tool_use(comparisons, width=console.width)
     if tools is not None:
         console.print(tools)
+    for line in [*funnel_lines(comparisons), *pairwise_lines(comparisons)]:  # after the tables, wrapped to width
+        console.print(escape(line))
 
 
 def build_report(results: list[SampleResult], conditions: list[str], meta: dict[str, Any],

@@ -26,6 +26,7 @@ from agents.model_call import AgentError, ModelCaller, RetryPolicy, describe
 from agents.secrets import redact
 from agents.tool_agent import AgentLimits
 from agents.trace import AgentResult, ModelCallEvent, TraceEvent, TraceUsage
+from evals import funnel
 from evals.conditions import AnswerContext, Condition, NotApplicable
 from evals.pricing import PriceTable
 from evals.records import RunSpec, SampleResult
@@ -196,8 +197,13 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
         run_id=run_id, sample_id=sample.id, task=sample.task, condition=cond.name, epoch=epoch, model=spec.model,
         final_text=res.final_text, parsed=parsed, score=score, trace=res.trace, latency_s=res.latency_s,
         stop_reason=res.stop_reason, meta=meta, attempts=attempts,
+        funnel=funnel.of_sample(res.trace, scorer, asked, parsed, score) if _offered_tools(res.trace) else None,
         **_accounting(res.trace, spec, prices),
     )
+
+
+def _offered_tools(trace: list[TraceEvent]) -> bool:
+    return any(isinstance(e, ModelCallEvent) and e.tools_offered for e in trace)
 
 
 def _pending_iter(done: set[tuple[str, str, int]], work: list[tuple[Sample, Task]], cond: Condition,

@@ -182,3 +182,22 @@ class Score(BaseModel):
         """The zero score of a parse without an answer, carrying its status and reason."""
         return cls(correct=False, value=0.0, status=parsed.status,
                    explanation=extra.pop("explanation", None) or parsed.reason or parsed.status, **extra)
+
+
+class GoldCall(BaseModel):
+    """The domain tool call that computes a sample's gold, from the same geocore call its generator makes
+    (``Task.gold_call(sample)``; evals/funnel.py follows a tools sample's calls against it)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tools: tuple[str, ...] = Field(description="Tools whose result is the gold, the one over the generator's call "
+                                   "first")
+    args: dict[str, Any] = Field(description="That call's arguments for this sample")
+    result_key: str = Field(description="Where the gold is in the tool's JSON result: a key, dotted for nesting "
+                            "('cities.0.name')")
+    gold: float | str = Field(description="The gold value as the tool returns it")
+    tolerance: float = Field(default=0.0, description="A number within this of the gold is the gold")
+    angle: bool = Field(default=False, description="Numbers are compass angles (differences wrap at 360)")
+    symmetric: bool = Field(default=False, description="The two points' order does not change the gold")
+    generic: tuple[str, ...] = Field(default=("calculator", "python"), description=(
+        "Generic tools (tool sets of the same name) that can also compute the gold"))

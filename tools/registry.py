@@ -15,7 +15,8 @@ from langchain_core.tools import BaseTool
 from geocore.registry import ENTRY_POINT_GROUP, Registry, UnknownNameError, plugin_note
 
 BUILTIN_MODULES: tuple[str, ...] = ("tools.geodesy", "tools.timezone", "tools.gazetteer", "tools.projections",
-                                   "tools.shapes", "tools.geometry", "tools.trajectory", "tools.graph")
+                                   "tools.shapes", "tools.geometry", "tools.trajectory", "tools.graph",
+                                   "tools.calculator", "tools.python_exec")
 
 ToolsetFactory = Callable[[], list[BaseTool]]
 

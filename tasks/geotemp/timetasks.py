@@ -29,7 +29,7 @@ from tasks.geotemp.judge import DatetimeGold, judge_time
 from tasks.geotemp.locations import Location, pair, pair_count
 from tasks.geotemp.styles import ALL_STYLES
 from tasks.geotemp.templates import STYLES, TIME_SYSTEM_PROMPT, clock, time_prompts, weekday_name
-from tasks.records import SPLITS, Message, Parsed, Sample, Score, Split
+from tasks.records import SPLITS, GoldCall, Message, Parsed, Sample, Score, Split
 from tasks.registry import Variant, register_task
 
 DEFAULT_YEAR = 2023
@@ -260,6 +260,23 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
                       "continent_l1": l1.continent, **l2_meta, **item_meta},
             ))
         return out
+
+    def gold_call(self, sample: Sample[TimeTarget]) -> GoldCall | None:
+        """The ``timezone`` tool over the generator's IANA computation: ``convert_time`` (l1 to l2),
+        ``add_duration`` (hours later, read at l2 or l1) or, for verification, ``convert_time`` within l1.
+        None when cities are replaced by offsets."""
+        p = sample.payload
+        if p.get("variant") == "replace_city":
+            return None
+        here = f"{p['l1']['city']}, {p['l1']['country']}"
+        there = f"{p['l2']['city']}, {p['l2']['country']}" if p.get("l2") else here
+        start = str(p["start"]).replace("T", " ")
+        gold = str(sample.target["datetime"]).replace("T", " ")
+        if p.get("hours") is None:
+            return GoldCall(tools=("convert_time",), args={"local_time": start, "from_place": here, "to_place": there},
+                            result_key="local_time", gold=gold, generic=("python",))
+        return GoldCall(tools=("add_duration",), args={"local_time": start, "place": here, "hours": p["hours"],
+                        "to_place": there}, result_key="local_time", gold=gold, generic=("python",))
 
     def parse(self, text: str, sample: Sample[TimeTarget]) -> Parsed[dict[str, Any]]:
         """The time (and any date, weekday or relative day beside it) the reply gives as its answer: the

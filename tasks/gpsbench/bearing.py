@@ -16,7 +16,7 @@ from tasks.gpsbench.common import GpsTask, angle_diff, failed, graded, place_met
 from tasks.gpsbench.parsing import parse_bearing
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_global
-from tasks.records import Parsed, Sample, Score
+from tasks.records import GoldCall, Parsed, Sample, Score
 from tasks.registry import register_task
 
 TOLERANCE_DEG = 5.0
@@ -55,6 +55,13 @@ class BearingTask(GpsTask[BearingTarget, BearingAnswer]):
                 {"points": [[la1, lo1], [la2, lo2]], "cities": [a.name, b.name]},
                 place_meta(a, continents=f"{a.continent}-{b.continent}"),
             )
+
+    def gold_call(self, sample: Sample[BearingTarget]) -> GoldCall:
+        """``initial_bearing`` over the printed points (the generator's spherical azimuth)."""
+        (la1, lo1), (la2, lo2) = sample.payload["points"]
+        return GoldCall(tools=("initial_bearing",), args={"lat1": la1, "lon1": lo1, "lat2": la2, "lon2": lo2},
+                        result_key="bearing_deg", gold=float(sample.target["bearing_deg"]), tolerance=TOLERANCE_DEG,
+                        angle=True)
 
     def parse(self, text: str, sample: Sample[BearingTarget]) -> Parsed[BearingAnswer]:
         """The bearing (degrees) of the committed answer, plus its compass word if one is given (reported, not

@@ -17,7 +17,7 @@ from tasks.gpsbench.common import SYSTEM_MESSAGE
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.regions import subregion
 from tasks.gpsbench.sampling import sample_global
-from tasks.records import Message, Parsed, Sample, Score
+from tasks.records import GoldCall, Message, Parsed, Sample, Score
 from tasks.registry import register_task
 
 MIN_SEPARATION_KM = 50.0
@@ -68,6 +68,14 @@ class DistanceTask(GeneratedTask[DistanceTarget, float]):
                     "subregion": subregion(a.country_code, a.continent),
                 },
             )
+
+    def gold_call(self, sample: Sample[DistanceTarget]) -> GoldCall:
+        """``distance_km`` over the printed points (the haversine of the generator)."""
+        (la1, lo1), (la2, lo2) = sample.payload["points"]
+        gold = float(sample.target["km"])
+        return GoldCall(tools=("distance_km", "geodesic_distance_km"), args={"lat1": la1, "lon1": lo1, "lat2": la2,
+                        "lon2": lo2}, result_key="distance_km", gold=gold, tolerance=tolerance_km(gold),
+                        symmetric=True)
 
     def parse(self, text: str, sample: Sample[DistanceTarget]) -> Parsed[float]:
         """The distance (km; miles and metres converted) of the committed answer, or a bare number there (km, as

@@ -30,7 +30,7 @@ from tasks.answers import decide, extract, fold, is_refusal
 from tasks.base import shared_stream
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.sampling import cities_by_continent, city_grid, pick_continent
-from tasks.records import Parsed, Sample, Score
+from tasks.records import GoldCall, Parsed, Sample, Score
 from tasks.registry import Variant, register_task
 
 SIGMAS_M: tuple[int, ...] = (0, 10, 50, 100, 500, 1000)
@@ -160,6 +160,11 @@ class PlaceAssociationTask(GpsTask[PlaceTarget, list[str]]):
                 {"lat": lat, "lon": lon, "noise_m": sigma, "offset_km": offset_km},
                 place_meta(city, difficulty=DIFFICULTIES[i % 3], noise_m=sigma, population=city.population),
             )
+
+    def gold_call(self, sample: Sample[PlaceTarget]) -> GoldCall:
+        """``nearest_cities`` at the printed point: the generator kept only points whose nearest place is the city."""
+        return GoldCall(tools=("nearest_cities",), args={"lat": sample.payload["lat"], "lon": sample.payload["lon"]},
+                        result_key="cities.0.name", gold=str(sample.target["name"]), generic=("python",))
 
     def places(self, seed: int, size: int) -> Iterator[tuple[int, City, float, float, float, float]]:
         """Per item: its index, the city, the noisy (lat, lon) shown, the noise σ (m) and the km from the city

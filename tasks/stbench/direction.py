@@ -14,6 +14,7 @@ from functools import cache
 
 from geocore.gazetteer import City, cities, nearest_cities
 from geocore.geodesy import COMPASS_8, compass_point, haversine_km, initial_bearing
+from tasks.records import GoldCall, Sample
 from tasks.registry import register_task
 from tasks.stbench.common import COMPLETION, Item, OptionTarget, OptionTask
 from tasks.stbench.prompts import OPTION_INSTRUCTION, Fmt, num, options_inline, options_lines
@@ -67,6 +68,13 @@ class DirectionTask(OptionTask[DirectionTarget]):
             meta={"continent": a.continent, "distance_km": round(haversine_km(la1, lo1, la2, lo2), 1)},
             options=list(OPTIONS),
         )
+
+    def gold_call(self, sample: Sample[DirectionTarget]) -> GoldCall:
+        """``initial_bearing`` from A to B; any bearing in the gold's sector is the gold (its 8-point name)."""
+        (la1, lo1), (la2, lo2) = sample.payload["a"], sample.payload["b"]
+        bearing = float(sample.target["bearing_deg"])
+        return GoldCall(tools=("initial_bearing",), args={"lat1": la1, "lon1": lo1, "lat2": la2, "lon2": lo2},
+                        result_key="bearing_deg", gold=bearing, tolerance=sector_margin(bearing), angle=True)
 
     def render(self, item: Item[DirectionTarget], fmt: Fmt) -> str:
         (la1, lo1), (la2, lo2) = item.payload["a"], item.payload["b"]
