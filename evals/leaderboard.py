@@ -104,7 +104,7 @@ def _rows(entry: Entry, conditions: list[str], baseline: str) -> list[dict[str, 
             mine = [r for r in rs if r.condition == c]
             use = comp.tool_use.get(c)
             per_cond[c] = {
-                "n": s.n if s else 0, "accuracy": s.accuracy if s and s.n else None,
+                "n": (s.items or s.n) if s else 0, "answers": s.n if s else 0, "accuracy": s.accuracy if s and s.n else None,
                 "ci": list(s.ci) if s and s.n else None, "errors": s.errors if s else 0,
                 "statuses": status_shares(mine), "cost_usd": _cost(mine),
                 "tool_adoption": use.used_share if use else None,

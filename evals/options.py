@@ -133,6 +133,9 @@ class RunConfig(RunSettings):
                                  role="invocation")
     baseline: Path | None = option(None, "another run directory to compare with, sample by sample",
                                    role="invocation")
+    baseline_condition: str | None = option(None, "the condition every paired gap, interval and McNemar test is "
+                                            "against in every output, e.g. tools to compare tools[mine] with it "
+                                            "(default intrinsic)", role="invocation", metavar="NAME")
     export: str = option("jsonl,csv", "result files to write: jsonl,csv,parquet,inspect", role="invocation")
     executor: str = option("local", "where samples are answered: {executors}", role="invocation")
     ray_address: str | None = option(None, "Ray cluster to join (auto, ray://host:10001); default: start a local "

@@ -220,18 +220,20 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
         for t in loaded.values():
             for line in t.load_summary():
                 out.print(line, markup=False, highlight=False)
-    report = build_report(results, spec.conditions, meta, baseline_results, samples=samples)
+    report = build_report(results, spec.conditions, meta, baseline_results, samples=samples,
+                          baseline=run.baseline_condition)
     # the table shows the report's own comparisons (computed once, tool use and fidelity included)
     comparisons = [TaskComparison.model_validate(t) for t in report["tasks"]]
     rows = comparisons + ([TaskComparison.model_validate(report["overall"])] if len(comparisons) > 1 else [])
-    print_table(rows, spec.conditions, out, title=f"{spec.model} · split {spec.split} · seed {spec.seed}")
+    print_table(rows, spec.conditions, out, title=f"{spec.model} · split {spec.split} · seed {spec.seed}",
+                baseline=run.baseline_condition)
     for line in ended_lines(TaskComparison.model_validate(report["overall"]),
                             [p.max_tokens for p in spec.generation.values()]):
         out.print(line, markup=False, highlight=False)
     if spec.suite:
         from evals.paper_tables import add_paper_tables
 
-        add_paper_tables(report, results, spec, out, compare_paper=compare_paper)
+        add_paper_tables(report, results, spec, out, compare_paper=compare_paper, baseline=run.baseline_condition)
     if run.baseline is not None:  # the two runs' leaderboard: gaps side by side and their difference
         entries = [read_entry(run.run_dir), read_entry(run.baseline)]  # differences: this run − the baseline
         labels = unique_labels([e.model for e in entries], [e.run_dir for e in entries])

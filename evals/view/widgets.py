@@ -44,7 +44,7 @@ def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True, c
     if not detail or summary is None:
         return main
     s = summary
-    bits = [f"{s.correct}/{s.n}"]
+    bits = [f"{s.correct}/{s.n}" if s.items in (0, s.n) else f"{s.items} items · {s.correct}/{s.n} answers"]
     if abs(s.mean_score - s.accuracy) > 1e-12:
         bits.append(f"score {s.mean_score:.3f}")
     if s.error_summary:
