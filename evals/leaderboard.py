@@ -32,7 +32,7 @@ from rich.table import Table
 
 from evals.analysis import ALL_TASKS, BASELINE_CONDITION, answer_status, compare, overall
 from evals.records import SampleResult
-from evals.report import pct, signed_pct
+from evals.report import interval_text, p_text, pct
 from evals.run_reader import RunReader
 from evals.stats import paired_bootstrap_gap
 
@@ -166,11 +166,12 @@ def _finite(x: Any) -> bool:
 
 
 def fmt_gap(g: dict[str, Any] | None) -> str:
-    """``+12.5 [+3.0, +20.0]`` in points; ``–`` without pairs; the point alone without an interval."""
+    """``+12.5 [+3.0, +20.0]`` in points (:func:`evals.report.interval_text`: ``[–, –]`` without an interval);
+    ``–`` without pairs."""
     if not g or not g.get("n_paired") or not _finite(g.get("gap")):
         return "–"
     lo, hi = (g.get("ci") or [None, None])[:2]
-    return signed_pct(g["gap"]) + (f" [{signed_pct(lo)}, {signed_pct(hi)}]" if _finite(lo) and _finite(hi) else "")
+    return interval_text(g["gap"], lo, hi)
 
 
 def fmt_difference(d: dict[str, Any]) -> str:
@@ -276,7 +277,7 @@ def render_run_differences(rows: list[dict[str, Any]]) -> Table:
     t.add_column("McNemar\np", justify="right")
     for r in rows:
         t.add_row(escape(r["task"]), escape(r["condition"]), str(r["n_paired"]), pct(r["baseline_accuracy"]),
-                  pct(r["accuracy"]), escape(fmt_gap(r)), f"{r['mcnemar_p']:.2g}" if _finite(r["mcnemar_p"]) else "–")
+                  pct(r["accuracy"]), escape(fmt_gap(r)), p_text(r["mcnemar_p"]))
     return t
 
 

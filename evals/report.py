@@ -60,6 +60,11 @@ def interval_text(point: float | None, lo: float | None, hi: float | None,
     return f"{fmt(point)} [{fmt(lo)}, {fmt(hi)}]"
 
 
+def p_text(p: float | None) -> str:
+    """A p-value to two significant digits (``0.062``); ``–`` when missing."""
+    return "–" if _missing(p) else f"{p:.2g}"
+
+
 STATUS_ORDER = "/".join(ANSWER_STATUSES)
 
 
@@ -203,7 +208,7 @@ def _gap_cell(comp: TaskComparison, condition: str, sep: str) -> str:
     if not g or not g["n_paired"]:
         return "–"
     gap, ci = interval_text(g["gap"], *g["ci"]).split(" ", 1)
-    p = f"{g['mcnemar_p']:.2g}"
+    p = p_text(g["mcnemar_p"])
     return f"{gap} p {p}\n{ci}" if sep == "\n" else f"{gap} {ci} {p}"
 
 

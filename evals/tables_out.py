@@ -21,7 +21,7 @@ from tabulate import LATEX_ESCAPE_RULES, tabulate
 
 from evals.analysis import ALL_TASKS, BASELINE_CONDITION
 from evals.leaderboard import HEADERS, fmt_difference, row_cells, short_task
-from evals.report import interval_text, pct, write_text_atomic
+from evals.report import interval_text, p_text, pct, write_text_atomic
 
 POOLED = "all tasks (pooled)"
 # LaTeX forms of the characters the tables use beyond what tabulate's escape rules cover (after those rules)
@@ -31,8 +31,10 @@ _MINUS = re.compile(r"(?<![\w.])-(?=\d)")  # a hyphen before a number is a minus
 _INTERVAL = re.compile(r"^(.*\S) (\[[^\]]*\])$")  # "value [lo, hi]": the interval goes on a second line
 TEXTWIDTH_PT = 345.0  # \textwidth of a plain article (10 pt, letter or A4)
 # (size command, width of one character in pt, a guess erring wide) tried in order until the table fits
-SIZES = (("\\small", 4.8), ("\\footnotesize", 4.3), ("\\scriptsize", 3.7))
+SIZES = (("\\small", 5.0), ("\\footnotesize", 4.5), ("\\scriptsize", 3.9))
+FILL = 0.95  # of the text width a table may fill by the estimate (a margin for the estimate's error)
 HEADER_WRAP = 14  # header lines wrap at spaces to this many characters (a longer word keeps its line)
+TEXT_WRAP = 24  # so do the cells of a text column
 TABCOLSEP_PT = 4.0
 LATEX_PREAMBLE = "% needs \\usepackage{booktabs} (a plain article class otherwise)\n"
 
@@ -46,43 +48,50 @@ def _latex_text(value: str) -> str:
     return text
 
 
-def _lines(value: Any, header: bool = False) -> list[str]:
-    """A cell's lines: an interval after its value goes on a line of its own; a header wraps at spaces."""
+def _lines(value: Any, wrap: int | None = None) -> list[str]:
+    """A cell's lines: with ``wrap`` (a header, a text column) the text wraps at spaces to that many characters;
+    else an interval after its value goes on a line of its own."""
     text = str(value)
-    if header:
-        return textwrap.wrap(text, HEADER_WRAP, break_long_words=False, break_on_hyphens=False) or [text]
+    if wrap:
+        return textwrap.wrap(text, wrap, break_long_words=False, break_on_hyphens=False) or [text]
     m = _INTERVAL.match(text)
     return [m.group(1), m.group(2)] if m else [text]
 
 
-def _latex_cell(value: Any, align: str, header: bool = False) -> str:
-    lines = [_latex_text(line) for line in _lines(value, header)]
+def _latex_cell(value: Any, align: str, wrap: int | None = None) -> str:
+    lines = [_latex_text(line) for line in _lines(value, wrap)]
     if len(lines) == 1:
         return lines[0]
     return f"\\begin{{tabular}}[t]{{@{{}}{align}@{{}}}}" + " \\\\ ".join(f"{{{x}}}" for x in lines) + "\\end{tabular}"
 
 
 def _numeric(column: Sequence[Any]) -> bool:
-    """A column of numbers (signs, intervals, '–' for none) is right-aligned; text is left-aligned."""
-    cells = [str(v).strip() for v in column if str(v).strip() not in ("", "–", "-")]
-    return bool(cells) and all(re.match(r"^[+\-−]?\d", c) for c in cells)
+    """A column of numbers (signs, intervals, ``a / b`` pairs, '–' for none) is right-aligned; text left."""
+    cells = [c for v in column if (c := re.sub(r"[–/\s]+", "", str(v)))]
+    return all(re.match(r"^[+\-−]?\d", c) for c in cells)
 
 
-def _width(column: Sequence[Any], char_pt: float) -> float:
+def _width(column: Sequence[Any], char_pt: float, first: bool = False) -> float:
     """Estimated width of a column (header first) in pt."""
-    longest = max(len(line) for i, v in enumerate(column) for line in _lines(v, header=i == 0))
+    wrap = None if not first and _numeric(column[1:]) else TEXT_WRAP
+    longest = max(_ems(line) for i, v in enumerate(column) for line in _lines(v, HEADER_WRAP if i == 0 else wrap))
     return longest * char_pt + 2 * TABCOLSEP_PT
+
+
+def _ems(text: str) -> float:
+    """A line's width in average characters: capitals, %, − and Δ are wider."""
+    return sum(1.5 if ch.isupper() or ch in "%−Δ—" else 1.0 for ch in text)
 
 
 def _chunks(headers: Sequence[str], rows: Sequence[Sequence[Any]], char_pt: float) -> list[list[int]]:
     """Column groups (each repeating the first column) whose estimated widths fit the text width."""
     cols = [[h, *(r[i] for r in rows)] for i, h in enumerate(headers)]
-    first = _width(cols[0], char_pt)
+    first = _width(cols[0], char_pt, first=True)
     groups: list[list[int]] = [[0]]
     used = first
     for i in range(1, len(cols)):
         w = _width(cols[i], char_pt)
-        if used + w > TEXTWIDTH_PT and len(groups[-1]) > 1:
+        if used + w > TEXTWIDTH_PT * FILL and len(groups[-1]) > 1:
             groups.append([0])
             used = first
         groups[-1].append(i)
@@ -92,9 +101,10 @@ def _chunks(headers: Sequence[str], rows: Sequence[Sequence[Any]], char_pt: floa
 
 def _tabular(headers: Sequence[str], rows: Sequence[Sequence[Any]], columns: list[int]) -> str:
     aligns = ["l" if i == 0 or not _numeric([r[i] for r in rows]) else "r" for i in columns]
-    head = " & ".join(_latex_cell(headers[i], a, header=True) for i, a in zip(columns, aligns, strict=True))
-    body = "\n".join(" & ".join(_latex_cell(r[i], a) for i, a in zip(columns, aligns, strict=True)) + " \\\\"
-                     for r in rows)
+    wraps = [TEXT_WRAP if a == "l" else None for a in aligns]
+    head = " & ".join(_latex_cell(headers[i], a, HEADER_WRAP) for i, a in zip(columns, aligns, strict=True))
+    body = "\n".join(" & ".join(_latex_cell(r[i], a, w) for i, a, w in zip(columns, aligns, wraps, strict=True))
+                     + " \\\\" for r in rows)
     return (f"\\begin{{tabular}}{{{''.join(aligns)}}}\n\\toprule\n{head} \\\\\n\\midrule\n{body}\n"
             "\\bottomrule\n\\end{tabular}")
 
@@ -146,8 +156,9 @@ def gap_text(g: dict[str, Any] | None) -> str:
     return interval_text(g["gap"], lo, hi)
 
 
-def p_text(g: dict[str, Any] | None) -> str:
-    return f"{g['mcnemar_p']:.3g}" if g and g.get("n_paired") and _finite(g.get("mcnemar_p")) else "–"
+def gap_p_text(g: dict[str, Any] | None) -> str:
+    """The gap's McNemar p as the terminal prints it (:func:`evals.report.p_text`); ``–`` without pairs."""
+    return p_text(g["mcnemar_p"]) if g and g.get("n_paired") else "–"
 
 
 def per_task_table(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
@@ -168,7 +179,7 @@ def per_task_table(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
                                                                            for s in present]),
                      *([_counts([s.get("n", 0) for s in present])] if epochs else []),
                      *(acc_text(t["conditions"].get(c)) for c in conditions),
-                     *(x for c in compared for x in (gap_text(gaps.get(c)), p_text(gaps.get(c))))])
+                     *(x for c in compared for x in (gap_text(gaps.get(c)), gap_p_text(gaps.get(c))))])
     return headers, rows
 
 

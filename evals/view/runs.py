@@ -10,7 +10,14 @@ from pathlib import Path
 from evals import fidelity
 from evals.run_reader import RunReader, StoredSpec, is_run_dir
 from evals.view.listing import RunIndex
-from evals.view.summary import Publish, Summary, SummaryCache, from_results_json, summarise_run
+from evals.view.summary import (
+    Publish,
+    Summary,
+    SummaryCache,
+    from_results_json,
+    report_baseline,
+    summarise_run,
+)
 
 SEARCH_CACHE = 16
 
@@ -81,7 +88,8 @@ class RunHandle:
             if ready is not None:
                 return ready
             return summarise_run(list(self.reader.results(bodies=False)), conditions, publish,
-                                 self.reader.samples(self.reader.tool_result_ids()))
+                                 self.reader.samples(self.reader.tool_result_ids()),
+                                 report_baseline(self.dir / "results.json"))
 
         summary, busy = self._summary.get(self.reader.stamp(), compute, wait_s)
         return summary, busy, self._summary.error

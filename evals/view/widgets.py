@@ -7,7 +7,7 @@ from typing import Any
 
 from evals.analysis import ConditionSummary
 from evals.records import SampleResult
-from evals.report import pct, signed_pct
+from evals.report import interval_text, p_text, pct
 from evals.view.charts import GAIN, LOSE, gap_colour
 from evals.view.listing import OUTCOMES, Cell
 from evals.view.markup import Safe, esc, fmt_num, h
@@ -76,11 +76,10 @@ def gap_cell(g: dict | None) -> Safe:
     has_ci = all(_finite(x) for x in ci)
     colour = gap_colour(ci[0], ci[1]) if has_ci else ""
     cls = {GAIN: "pos", LOSE: "neg"}.get(colour, "")
-    interval = h('<span class="muted small">[{lo}, {hi}]</span>', lo=signed_pct(ci[0]), hi=signed_pct(ci[1])) \
-        if has_ci else esc("")
+    point, interval = interval_text(g["gap"], ci[0], ci[1]).split(" ", 1)  # as every table prints it
     p = g.get("mcnemar_p")
-    return h('<span class="{c}">{g}</span> {ci}<div class="muted small">n={n}{p}</div>', c=cls,
-             g=signed_pct(g["gap"]), ci=interval, n=g["n_paired"], p=f" · McNemar p={p:.3g}" if _finite(p) else "")
+    return h('<span class="{c}">{g}</span> <span class="muted small">{ci}</span><div class="muted small">n={n}{p}</div>',
+             c=cls, g=point, ci=interval, n=g["n_paired"], p=f" · McNemar p={p_text(p)}" if _finite(p) else "")
 
 
 def verdict(r: SampleResult | Cell | None) -> tuple[str, str, str]:

@@ -59,7 +59,7 @@ def test_tables_hold_the_runs_numbers_in_markdown_and_latex(run: Path) -> None:
     report = json.loads((run / "results.json").read_text())
     gap = report["tasks"][0]["gap"]["tools"]
     assert cells[4] == f"{100 * gap['gap']:+.1f} [{100 * gap['ci'][0]:+.1f}, {100 * gap['ci'][1]:+.1f}]"
-    assert cells[5] == f"{gap['mcnemar_p']:.3g}"
+    assert cells[5] == f"{gap['mcnemar_p']:.2g}"
     tex = (run / "tables" / "per_task.tex").read_text()
     for rule in ("\\toprule", "\\midrule", "\\bottomrule", "\\begin{tabular}", "\\end{tabular}", "\\caption{"):
         assert rule in tex
