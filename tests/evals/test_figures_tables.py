@@ -1,4 +1,4 @@
-"""Figures (SVG, PNG) and tables (Markdown, LaTeX booktabs) written with every run, from a scripted run through
+"""Figures (SVG, PNG, PDF) and tables (Markdown, LaTeX booktabs) written with every run, from a scripted run through
 the CLI: the files exist, parse, and hold the run's numbers (accuracies counted here from the prompts)."""
 
 from __future__ import annotations
@@ -82,6 +82,7 @@ def test_figures_are_svg_and_png_with_the_runs_labels(run: Path) -> None:
     figures = run / "figures"
     for name in ("gap_forest", "accuracy_by_region", "tool_use"):
         assert (figures / f"{name}.png").read_bytes()[:8] == PNG, name
+        assert (figures / f"{name}.pdf").read_bytes()[:5] == b"%PDF-", name
         assert _svg_texts(figures / f"{name}.svg"), name
     want = _expected(run)
     assert TASK in _svg_texts(figures / "gap_forest.svg") and want["gap"] in _svg_texts(figures / "gap_forest.svg")
