@@ -4,6 +4,7 @@ is the viewer's run page: :mod:`evals.view.report`)."""
 from __future__ import annotations
 
 import io
+import json
 import math
 import os
 from collections.abc import Callable, Mapping
@@ -307,6 +308,15 @@ def build_report(results: list[SampleResult], conditions: list[str], meta: dict[
     if baseline_results is not None:
         report["baseline_run"] = compare_runs(results, baseline_results)
     return report
+
+
+def report_baseline(run_dir: Path) -> str | None:
+    """The baseline condition a run's ``results.json`` was written with (None without one)."""
+    try:
+        meta = json.loads((Path(run_dir) / "results.json").read_text()).get("meta") or {}
+        return meta.get("baseline_condition")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _clean(value: Any) -> Any:

@@ -237,7 +237,8 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
     if run.baseline is not None:  # the two runs' leaderboard: gaps side by side and their difference
         entries = [read_entry(run.run_dir), read_entry(run.baseline)]  # differences: this run − the baseline
         labels = unique_labels([e.model for e in entries], [e.run_dir for e in entries])
-        report["leaderboard"] = build_leaderboard([replace(e, label=lab) for e, lab in zip(entries, labels, strict=True)])
+        report["leaderboard"] = build_leaderboard([replace(e, label=lab) for e, lab in zip(entries, labels, strict=True)],
+                                                  run.baseline_condition)
         print_leaderboard(report["leaderboard"], out)
         out.print(render_run_differences(report["baseline_run"]))
     write_results_json(run.run_dir / "results.json", report)

@@ -8,6 +8,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from evals import fidelity
+from evals.report import report_baseline
 from evals.run_reader import RunReader, StoredSpec, is_run_dir
 from evals.view.listing import RunIndex
 from evals.view.summary import (
@@ -15,7 +16,6 @@ from evals.view.summary import (
     Summary,
     SummaryCache,
     from_results_json,
-    report_baseline,
     summarise_run,
 )
 
@@ -89,7 +89,7 @@ class RunHandle:
                 return ready
             return summarise_run(list(self.reader.results(bodies=False)), conditions, publish,
                                  self.reader.samples(self.reader.tool_result_ids()),
-                                 report_baseline(self.dir / "results.json"))
+                                 report_baseline(self.dir))
 
         summary, busy = self._summary.get(self.reader.stamp(), compute, wait_s)
         return summary, busy, self._summary.error

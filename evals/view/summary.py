@@ -54,14 +54,6 @@ def conditions_of(present: set[str], conditions: list[str], named: str | None = 
     return conds, baseline
 
 
-def report_baseline(path: Path) -> str | None:
-    """The baseline condition a run's ``results.json`` was written with (None without one)."""
-    try:
-        return json.loads(path.read_text()).get("meta", {}).get("baseline_condition")
-    except (OSError, ValueError, AttributeError):
-        return None
-
-
 def summarise_run(results: list[SampleResult], conditions: list[str], publish: Publish | None = None,
                   samples: Mapping[str, Sample] | None = None, baseline: str | None = None) -> Summary:
     """The table first (published at once when ``publish`` is given), then the pooled row and breakdowns, gaps

@@ -20,6 +20,7 @@ from agents.trace import ModelCallEvent, ToolCallEvent
 from evals.analysis import compare, tool_calls_of
 from evals.compare import main
 from evals.fidelity import split_tool_calls
+from evals.leaderboard import build_leaderboard, read_entry
 from evals.paper_tables import build_tables, grid, to_json
 from evals.records import SampleResult
 from evals.run_reader import RunReader
@@ -120,6 +121,34 @@ def test_tools_mine_against_tools_has_its_own_paired_row(run: dict) -> None:
     lower, _ = proportion_confint(ITEMS, ITEMS, alpha=0.05, method="wilson")
     assert g["gap"] == 0.0 and g["ci"] == pytest.approx([-(1 - lower), 1 - lower], abs=1e-6)
     assert g["mcnemar_p"] == 1.0
+
+
+def test_the_leaderboard_keeps_the_runs_baseline_and_its_gaps(run: dict) -> None:
+    entry = read_entry(run["dir"])
+    assert entry.baseline_condition == "tools"
+    board = build_leaderboard([entry])
+    assert board["baseline"] == "tools" and board["compared"] == ["intrinsic", "tools[geodesy]"]
+    [row] = board["rows"]
+    assert row["conditions"]["intrinsic"]["n"] == ITEMS and row["conditions"]["intrinsic"]["answers"] == ITEMS * EPOCHS
+    task = run["report"]["tasks"][0]
+    for c in ("intrinsic", "tools[geodesy]"):
+        assert row["gap"][c]["ci"] == pytest.approx(task["gap"][c]["ci"])
+    assert build_leaderboard([entry], "intrinsic")["baseline"] == "intrinsic"
+
+
+@pytest.mark.parametrize("how", ["flag", "toml"])
+def test_a_baseline_condition_not_in_the_run_is_one_line(how: str, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--model", f"scripted/{__name__}:policy", "--tasks", TASK, "--limit", "1", "--output",
+            str(tmp_path / "run")]
+    if how == "flag":
+        argv += ["--baseline-condition", "tools[nope]"]
+    else:
+        (tmp_path / "c.toml").write_text('baseline-condition = "tools[nope]"\n')
+        argv += ["--config", str(tmp_path / "c.toml")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: --baseline-condition tools[nope]: not one of the run's conditions") and "\n" not in err
 
 
 def test_paper_tables_print_the_per_task_gap_and_its_fallback(run: dict, tmp_path: Path) -> None:
