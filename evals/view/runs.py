@@ -53,7 +53,8 @@ class RunHandle:
         conditions = self.conditions()
         with self._index_lock:
             if self._index is None or self._index[0] != stamp:
-                self._index = (stamp, RunIndex(self.reader.cells(), conditions, self._disagreeing()))
+                self._index = (stamp, RunIndex(self.reader.cells(), conditions, self._disagreeing(),
+                                                   report_baseline(self.dir)))
             return self._index[1]
 
     def _disagreeing(self) -> set[tuple[str, int, str]]:
