@@ -147,6 +147,9 @@ class RunConfig(RunSettings):
                                  metavar="FILE")
     dry_run: bool | None = option(None, "print samples × conditions × estimated tokens × price, then exit 0 "
                                   "without calling a model or writing anything", role="invocation")
+    pilot: Path | None = option(None, "with --dry-run: a finished run of the same tasks and conditions (a small "
+                                "--limit) whose real tokens and latency per answer give the typical figures beside "
+                                "the ceiling", role="invocation", metavar="RUN_DIR")
     max_cost: float | None = option(None, "stop the run when its spend (USD, stored results included) reaches this "
                                     "cap, exit code 5 (--resume continues); needs a known price", role="invocation",
                                     metavar="USD")
