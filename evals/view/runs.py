@@ -97,14 +97,21 @@ class RunHandle:
 
 
 def find_runs(paths: list[Path]) -> list[Path]:
-    """Run directories among ``paths``: each path is a run directory or a folder whose children are (each
-    directory once, in the order given)."""
+    """Run directories among ``paths``: each path is a run directory or a folder whose children are, or hold
+    runs one level down (a several-model run's parent inside ``runs/``); each directory once, in order."""
     out: list[Path] = []
     for p in paths:
-        found = [p] if is_run_dir(p) else sorted(c for c in p.iterdir() if c.is_dir() and is_run_dir(c)) \
+        found = [p] if is_run_dir(p) else [run for c in sorted(p.iterdir()) if c.is_dir() for run in _runs_in(c)] \
             if p.is_dir() else []
         out += [d for d in found if d.resolve() not in {o.resolve() for o in out}]
     return out
+
+
+def _runs_in(folder: Path) -> list[Path]:
+    """``folder`` when it is a run, else its children that are (a several-model parent)."""
+    if is_run_dir(folder):
+        return [folder]
+    return sorted(c for c in folder.iterdir() if c.is_dir() and is_run_dir(c))
 
 
 def make_handles(run_dirs: list[Path]) -> dict[str, RunHandle]:

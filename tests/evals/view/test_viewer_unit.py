@@ -398,9 +398,14 @@ def test_cli_refuses_missing_or_empty_directories(tmp_path: Path, capsys) -> Non
     assert "no run directory" in capsys.readouterr().err
 
 
-def test_a_folder_of_runs_is_expanded_and_run_ids_are_unique(fixture_run) -> None:
+def test_a_folder_of_runs_is_expanded_and_run_ids_are_unique(fixture_run, tmp_path: Path) -> None:
     run_dir, _ = fixture_run
     assert find_runs([run_dir.parent]) == [run_dir]
+    parent = tmp_path / "runs" / "board"  # a several-model run's parent, one level down in runs/
+    parent.mkdir(parents=True)
+    (parent / "m1").symlink_to(run_dir, target_is_directory=True)
+    (tmp_path / "runs" / "empty").mkdir()
+    assert find_runs([tmp_path / "runs"]) == [parent / "m1"]
     viewer = Viewer([run_dir, run_dir])
     assert sorted(viewer.runs) == ["run", "run-2"]
     assert os.path.samefile(viewer.runs["run"].dir, run_dir)
