@@ -7,6 +7,7 @@ Files are served as plain text or as downloads, never as HTML.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import sqlite3
@@ -42,6 +43,10 @@ class Response:
     body: bytes | Path = b""
     content_type: str = HTML
     headers: dict[str, str] = field(default_factory=dict)
+
+
+def _safe_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text)[:120] or "sample"
 
 
 def _error(status: int, title: str, detail: str = "") -> Response:
@@ -120,11 +125,25 @@ class Viewer:
                 return _error(404, "Not found", "Bad epoch.")
             lq = ListQuery.from_params({k[2:]: v for k, v in params.items() if k.startswith("l.")})
             return Response(200, sample_page(run, self.link, params["id"], epoch, lq).encode())
+        if rest == ["sample.json"] and params.get("id"):
+            return self._sample_json(run, params["id"])
         if rest[0] == "files":
             if rest[1:] in ([], [""]):
                 return Response(200, files_page(run, self.link).encode())
             return self._file(run, rest[1:])
         return _error(404, "Not found", "No such page.")
+
+    @staticmethod
+    def _sample_json(run: RunHandle, sample_id: str) -> Response:
+        """One sample as JSON: its record and every stored result (all conditions and epochs, traces included)."""
+        sample = run.reader.samples([sample_id]).get(sample_id)
+        results = list(run.reader.results([sample_id]))
+        if sample is None and not results:
+            raise NotFound(sample_id)
+        body = {"sample": sample.model_dump(mode="json") if sample else None,
+                "results": [r.model_dump(mode="json") for r in results]}
+        return Response(200, json.dumps(body, indent=1, ensure_ascii=False).encode(), "application/json",
+                        {"Content-Disposition": f'attachment; filename="{_safe_name(sample_id)}.json"'})
 
     def leaderboard(self, name: str | None = None) -> dict | None:
         """The leaderboard of the parent directory ``name`` (default the first given), else one computed from the

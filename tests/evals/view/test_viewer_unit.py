@@ -3,7 +3,9 @@ the static export's links, and the server's binding and Host check."""
 
 from __future__ import annotations
 
+import html
 import http.client
+import json
 import os
 import re
 import shutil
@@ -23,6 +25,7 @@ from evals.store import RunStore
 from evals.view.__main__ import main
 from evals.view.app import Viewer
 from evals.view.export import export
+from evals.view.links import ServerLinker
 from evals.view.listing import Cell, ListQuery, Row, RunIndex, classify
 from evals.view.markup import JS, Safe, esc, h
 from evals.view.runs import find_runs
@@ -132,7 +135,6 @@ def test_every_page_of_a_run_full_of_markup_shows_it_as_text(tmp_path: Path) -> 
     targets += [base + "samples?" + q for q in ("outcome=gained", "outcome=error", "outcome=parse_failure",
                                                  "q=script", "sort=-latency", "vs=" + EVIL)]
     index = run.index()
-    from evals.view.links import ServerLinker
 
     targets += [ServerLinker().sample(run.rid, sid, ep, ListQuery(outcome="lost")) for sid, ep in index.by_key]
     for t in targets:
@@ -451,3 +453,21 @@ def test_secrets_in_stored_text_are_masked(tmp_path: Path, monkeypatch) -> None:
     store.close()
     html = Viewer([tmp_path / "run"]).handle("/runs/run/sample?id=t.x%2Ftest%2F0").body.decode()
     assert "401 for key" in html and "hunter2hunter2" not in html and "sk-abcdefghijklmnop1234" not in html
+
+
+def test_a_sample_exports_as_json_with_every_condition_and_its_trace(fixture_run) -> None:
+    run_dir, _ = fixture_run
+    viewer = Viewer([run_dir])
+    run = next(iter(viewer.runs.values()))
+    sid, epoch = next(iter(run.index().by_key))
+    page_html = viewer.handle(ServerLinker().sample(run.rid, sid, epoch)).body.decode()
+    url = ServerLinker().sample_json(run.rid, sid)
+    assert html.escape(url) in page_html
+    r = viewer.handle(url)
+    assert r.status == 200 and r.content_type == "application/json"
+    data = json.loads(r.body)
+    stored = [x for x in RunReader(run_dir).results([sid])]
+    assert data["sample"]["id"] == sid
+    assert [(x["condition"], x["epoch"]) for x in data["results"]] == [(x.condition, x.epoch) for x in stored]
+    assert sum(len(x["trace"]) for x in data["results"]) == sum(len(x.trace) for x in stored) > 0
+    assert viewer.handle(ServerLinker().sample_json(run.rid, "no/such/id")).status == 404
