@@ -104,7 +104,9 @@ class Viewer:
         if split.path in ("", "/"):
             return Response(200, index_page(self.runs, self.link, boards=bool(self.boards)).encode())
         if split.path == "/leaderboard":
-            return Response(200, leaderboard_page(self.leaderboard(params.get("of")), self.runs, self.link).encode())
+            chosen = [v for k, v in parse_qsl(split.query) if k == "run" and v in self.runs]
+            return Response(200, leaderboard_page(self.leaderboard(params.get("of"), chosen), self.runs, self.link,
+                                                  chosen).encode())
         if split.path == "/compare":
             chosen = [v for k, v in parse_qsl(split.query) if k == "run" and v in self.runs]
             return Response(200, compare_page(self.runs, self.link, self.wait_s, chosen).encode())
@@ -145,12 +147,13 @@ class Viewer:
         return Response(200, json.dumps(body, indent=1, ensure_ascii=False).encode(), "application/json",
                         {"Content-Disposition": f'attachment; filename="{_safe_name(sample_id)}.json"'})
 
-    def leaderboard(self, name: str | None = None) -> dict | None:
+    def leaderboard(self, name: str | None = None, chosen: list[str] | None = None) -> dict | None:
         """The leaderboard of the parent directory ``name`` (default the first given), else one computed from the
-        runs when there are two or more."""
-        if self.boards:
+        runs (only the ``chosen`` run ids when given) when there are two or more."""
+        if self.boards and not chosen:
             return read_board(self.boards.get(name or "", next(iter(self.boards.values()))))
-        return self.live_board.get(self.runs) if len(self.runs) > 1 else None
+        runs = {rid: r for rid, r in self.runs.items() if not chosen or rid in chosen}
+        return self.live_board.get(runs) if len(runs) > 1 else None
 
     def _file(self, run: RunHandle, parts: list[str]) -> Response:
         """A file of the run directory, if it resolves (symlinks followed) to a file inside that directory."""

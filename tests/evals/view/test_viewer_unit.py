@@ -471,3 +471,19 @@ def test_a_sample_exports_as_json_with_every_condition_and_its_trace(fixture_run
     assert [(x["condition"], x["epoch"]) for x in data["results"]] == [(x.condition, x.epoch) for x in stored]
     assert sum(len(x["trace"]) for x in data["results"]) == sum(len(x.trace) for x in stored) > 0
     assert viewer.handle(ServerLinker().sample_json(run.rid, "no/such/id")).status == 404
+
+
+def test_the_leaderboard_takes_chosen_runs_and_survives_an_odd_one(fixture_run, tmp_path: Path) -> None:
+    run_dir, _ = fixture_run
+    odd = tmp_path / "odd"
+    RunStore(odd).close()  # a store with no spec yet: it cannot join a leaderboard
+    viewer = Viewer([run_dir, run_dir, odd])
+    assert sorted(viewer.runs) == ["odd", "run", "run-2"]
+    page_html = viewer.handle("/leaderboard").body.decode()
+    assert 'name="run" value="odd"' in page_html and "left out: odd: " in page_html
+    assert viewer.leaderboard()["skipped"] and len(viewer.leaderboard()["models"]) == 2
+    chosen = viewer.handle("/leaderboard?run=run&run=odd").body.decode()
+    assert "left out: odd: " in chosen  # the odd run chosen is named, the other shown
+    assert 'value="run" checked' in chosen and 'value="run-2">' in chosen  # run-2 not ticked
+    both = viewer.leaderboard(chosen=["run", "run-2"])
+    assert both is not None and not both["skipped"] and len(both["models"]) == 2
