@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from evals.view.item import item_page
 from evals.view.leaderboard import LiveBoard, leaderboard_page, read_board
 from evals.view.links import ServerLinker
 from evals.view.listing import ListQuery
@@ -110,6 +111,11 @@ class Viewer:
         if split.path == "/compare":
             chosen = [v for k, v in parse_qsl(split.query) if k == "run" and v in self.runs]
             return Response(200, compare_page(self.runs, self.link, self.wait_s, chosen).encode())
+        if split.path == "/item" and params.get("id"):
+            found = item_page(self.runs, self.link, params["id"])
+            if found is None:
+                raise NotFound(params["id"])
+            return Response(200, found.encode())
         if len(parts) < 3 or parts[1] != "runs" or parts[2] not in self.runs:
             return _error(404, "Not found", "No such page or run.")
         run = self.runs[parts[2]]

@@ -229,6 +229,7 @@ def sample_page(run: RunHandle, link: SiteLinker, sample_id: str, epoch: int, lq
                    if nxt else h('<span class="muted">next ›</span>'))
     if isinstance(link, ServerLinker):  # the static export has no JSON route
         nav.append(h('<a href="{u}" download>JSON</a>', u=link.sample_json(run.rid, sample_id)))
+        nav.append(h('<a href="{u}">across runs</a>', u=link.item(sample_id)))
     epochs = sorted({r.epoch for r in stored})
     if len(epochs) > 1:
         nav.append(join(h('<a href="{u}">epoch {e}</a>', u=link.sample(run.rid, sample_id, e, lq)) if e != epoch

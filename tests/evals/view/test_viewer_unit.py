@@ -137,6 +137,7 @@ def test_every_page_of_a_run_full_of_markup_shows_it_as_text(tmp_path: Path) -> 
     index = run.index()
 
     targets += [ServerLinker().sample(run.rid, sid, ep, ListQuery(outcome="lost")) for sid, ep in index.by_key]
+    targets += [ServerLinker().item(sid) for sid, _ in index.by_key]
     for t in targets:
         r = viewer.handle(t)
         assert r.status == 200, (t, r.status)
@@ -487,3 +488,19 @@ def test_the_leaderboard_takes_chosen_runs_and_survives_an_odd_one(fixture_run, 
     assert 'value="run" checked' in chosen and 'value="run-2">' in chosen  # run-2 not ticked
     both = viewer.leaderboard(chosen=["run", "run-2"])
     assert both is not None and not both["skipped"] and len(both["models"]) == 2
+
+
+def test_one_item_across_runs_lists_every_runs_answers(fixture_run) -> None:
+    run_dir, _ = fixture_run
+    viewer = Viewer([run_dir, run_dir])
+    run = viewer.runs["run"]
+    sid, epoch = next(iter(run.index().by_key))
+    assert html.escape(ServerLinker().item(sid)) in viewer.handle(ServerLinker().sample(run.rid, sid, epoch)).body.decode()
+    r = viewer.handle(ServerLinker().item(sid))
+    assert r.status == 200
+    page_html = r.body.decode()
+    stored = list(RunReader(run_dir).results([sid], with_trace=False))
+    assert page_html.count("<tr><td><a href=") == 2 * len(stored)  # every answer of both runs
+    for rid in ("run", "run-2"):
+        assert html.escape(ServerLinker().sample(rid, sid, stored[0].epoch)) in page_html
+    assert viewer.handle(ServerLinker().item("no/such/id")).status == 404
