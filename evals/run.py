@@ -40,11 +40,12 @@ from evals.leaderboard import (
 )
 from evals.mcp import failure_lines
 from evals.prepare import Prepared
+from evals.pricing import PriceTable
 from evals.progress import ProgressLines, Tally
 from evals.records import SampleResult
 from evals.report import build_report, print_table, write_results_json
 from evals.run_reader import RunReader
-from evals.runner import RunStopped
+from evals.runner import RunStopped, trace_cost
 from evals.tables_out import write_run_outputs
 from evals.view.report import write_report_html
 
@@ -191,6 +192,12 @@ def ended_lines(pooled: TaskComparison, caps: Sequence[int]) -> list[str]:
     return lines
 
 
+def cache_saved(results: Sequence[SampleResult], model: str, prices: PriceTable) -> float | None:
+    """What the calls answered from the model-call cache would have cost (None without a price)."""
+    costs = [trace_cost(r.trace, model, prices, cache_hits=True) for r in results]
+    return None if any(c is None for c in costs) else round(sum(c or 0.0 for c in costs), 6)
+
+
 def report(run: Prepared, wall: float, out: Console, console: Console, *, compare_paper: bool = False) -> int:
     """Print the table (and a suite's paper-shaped tables), write the report files; returns how many samples of
     the run ended in error."""
@@ -211,7 +218,8 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
             **spent, "output_tokens_per_s": round(out_tokens / gen_time, 2) if gen_time else None,
             "cost_usd": None if spent["cost_usd"] is None else round(spent["cost_usd"], 6),
             "cost": "unknown" if run.prices.price(spec.model) is None else "priced",
-            "baseline_run_dir": str(run.baseline) if run.baseline else None}
+            "baseline_run_dir": str(run.baseline) if run.baseline else None,
+            "cache_saved_usd": cache_saved(results, spec.model, run.prices)}
     if spec.mcp:
         meta["mcp_failures"] = failure_lines(results, spec)
     loaded = {t.name: t for _, t in run.work if hasattr(t, "load_report")}
@@ -256,6 +264,10 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
     cost = f" · ${meta['cost_usd']:.4f}" if meta["cost_usd"] else ""
     if meta["cost_usd"] is None and run.prices.price(spec.model) is None:
         cost = f" · cost unknown (no price for {spec.model})"
+    if meta["cache_hits"]:
+        saved = meta.get("cache_saved_usd")
+        cost += (f" · {meta['cache_hits']} cached calls" + ("" if saved is None else f" saved ${saved:.4f}")
+                 + " (answered from the model-call cache, not billed)")
     out.print(f"wall {wall:.1f} s · {out_tokens} output tokens{cost} · {len(results)} results"
               + (f" · {failed} failed samples (see results.jsonl)" if failed else "") + f" · run dir {run.run_dir}")
     if failed:
