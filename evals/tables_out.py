@@ -165,7 +165,7 @@ def per_task_table(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Headers and rows of the per-task table of a report (tasks, then the pooled row when there are several)."""
     tasks = list(report["tasks"])
     conditions = list(dict.fromkeys(c for t in tasks for c in t["conditions"]))
-    baseline = report_baseline(report, conditions)
+    baseline = baseline_of(report, conditions)
     compared = [c for c in conditions if c != baseline]
     shown = [*tasks, *([report["overall"]] if len(tasks) > 1 and report.get("overall") else [])]
     epochs = any(s.get("items") not in (None, 0, s.get("n")) for t in shown for s in t["conditions"].values())
@@ -188,7 +188,7 @@ def _counts(values: list[int]) -> str:
     return " / ".join(map(str, values)) if len(set(values)) > 1 else str(values[0] if values else 0)
 
 
-def report_baseline(report: dict[str, Any], conditions: Sequence[str]) -> str:
+def baseline_of(report: dict[str, Any], conditions: Sequence[str]) -> str:
     """The condition a report's gaps are against (``meta.baseline_condition``; reports written before it:
     ``intrinsic`` when present, else the first)."""
     named = (report.get("meta") or {}).get("baseline_condition")
