@@ -75,8 +75,9 @@ class ConditionSummary(BaseModel):
     error_unit: str | None = None
     error_summary: dict[str, float] | None = Field(default=None, description="Continuous error: n, mean, median, "
                                                    "p90, max; null when units differ")
-    tool_calls_per_sample: float = 0.0
-    samples_with_tool_calls: int = 0
+    tool_calls_per_sample: float = Field(default=0.0, description="Executed calls to offered tools / n")
+    samples_with_tool_calls: int = Field(default=0, description="Answers with a call to an offered tool")
+    unknown_tool_calls: int = Field(default=0, description="Calls to tools not offered (unknown names), apart")
     tool_error_rate: float | None = Field(default=None, description="Tool calls that returned an error / tool calls")
     input_tokens: int = 0
     output_tokens: int = 0
@@ -156,7 +157,8 @@ class ToolUse(BaseModel):
     whose model call failed (status error) and not-applicable ones never enter."""
 
     n: int = Field(description="Samples answered (status ok) in this condition")
-    used_tools: int = Field(description="Answered samples with at least one executed tool call (ok or error)")
+    used_tools: int = Field(description="Answered samples with at least one executed call (ok or error) to a tool "
+                            "they were offered")
     used_share: float | None = Field(description="used_tools / n; null when n is 0")
     with_tools: Rate = Field(description="Accuracy of the answered samples that called a tool")
     without_tools: Rate = Field(description="Accuracy of the answered samples that called no tool")
@@ -165,6 +167,9 @@ class ToolUse(BaseModel):
     funnel: Funnel | None = Field(default=None, description=(
         "The tool-use funnel of the answered samples whose task declares its gold call (evals/funnel.py); null "
         "when none does"))
+    unknown_tool_calls: int = Field(default=0, description="Calls to tools the sample was not offered (unknown "
+                                    "names): never adoption, never fidelity")
+    samples_with_unknown_calls: int = Field(default=0, description="Answered samples with such a call")
 
 
 class TaskComparison(BaseModel):
@@ -213,6 +218,19 @@ def item_means(results: Iterable[SampleResult], value: Callable[[SampleResult], 
     """Per sample id, the mean of ``value`` (default: correct as 0/1) over its answered epochs (status ok)."""
     fn = value or _correct
     return {k: sum(fn(r) for r in rs) / len(rs) for k, rs in _items(results).items()}
+
+
+def tool_calls_of(r: SampleResult) -> tuple[int, int]:
+    """Executed calls to tools ``r`` was offered, and calls to tools it was not (:func:`evals.fidelity.
+    split_tool_calls`); a result read without its trace counts its stored tool calls as offered."""
+    if not r.trace:
+        return r.tool_calls, 0
+    offered, unknown = fidelity.split_tool_calls(r.trace)
+    return len(offered), len(unknown)
+
+
+def _used_tools(r: SampleResult) -> bool:
+    return tool_calls_of(r)[0] > 0
 
 
 def answer_status(r: SampleResult) -> str:
@@ -279,7 +297,8 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
     counts: dict[str, int] = {s: statuses.get(s, 0) for s in ANSWER_STATUSES}
     parse_failures = n - counts["answered"]
     outs = [r.output_tokens for r in rs]
-    tool_calls = sum(r.tool_calls for r in rs)
+    calls = [tool_calls_of(r) for r in rs]
+    tool_calls = sum(c for c, _ in calls)
     spent_usage = usage(spent)
     summary = error_summary(errors)
     cost = spent_usage["cost_usd"] if spent else None
@@ -295,8 +314,9 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
         errors=n_errors, complete=n_errors == 0, not_applicable=na,
         mean_error=summary["mean"] if summary else None, error_unit=unit, error_summary=summary,
         tool_calls_per_sample=tool_calls / n if n else 0.0,
-        samples_with_tool_calls=sum(1 for r in rs if r.tool_calls),
-        tool_error_rate=sum(r.tool_errors for r in rs) / tool_calls if tool_calls else None,
+        samples_with_tool_calls=sum(1 for c, _ in calls if c), unknown_tool_calls=sum(u for _, u in calls),
+        tool_error_rate=sum(r.tool_errors for r in rs) / executed if (executed := sum(r.tool_calls for r in rs))
+        else None,
         **{**spent_usage, "cost_usd": cost},
         cached_share=spent_usage["cached_tokens"] / spent_usage["input_tokens"] if spent_usage["input_tokens"] else None,
         mean_latency_s=sum(r.latency_s for r in rs) / n if n else 0.0,
@@ -357,7 +377,7 @@ def _fidelity(results: Iterable[SampleResult], samples: Mapping[str, Sample] | N
 
 def _paired_tool_use(base: dict[str, SampleResult], other: dict[str, SampleResult]) -> PairedToolUse:
     cells: Counter[tuple[bool, bool, bool]] = Counter(
-        (bool(_correct(base[k])), other[k].tool_calls > 0, bool(_correct(other[k]))) for k in _both_answered(base, other))
+        (bool(_correct(base[k])), _used_tools(other[k]), bool(_correct(other[k]))) for k in _both_answered(base, other))
     return PairedToolUse(
         n_paired=sum(cells.values()),
         gained_with_tools=cells[False, True, True], lost_despite_tools=cells[True, True, False],
@@ -376,10 +396,12 @@ def tool_use(conds: dict[str, dict[str, SampleResult]], conditions: Sequence[str
         if c == baseline or c not in conds or not is_tool_condition(c, conds[c].values()):
             continue
         answered = [r for r in conds[c].values() if r.status == "ok"]
-        used = [r for r in answered if r.tool_calls > 0]
+        used = [r for r in answered if _used_tools(r)]
+        unknown = [tool_calls_of(r)[1] for r in answered]
         out[c] = ToolUse(
             n=len(answered), used_tools=len(used), used_share=len(used) / len(answered) if answered else None,
-            with_tools=Rate.of(used), without_tools=Rate.of([r for r in answered if not r.tool_calls]),
+            with_tools=Rate.of(used), without_tools=Rate.of([r for r in answered if not _used_tools(r)]),
+            unknown_tool_calls=sum(unknown), samples_with_unknown_calls=sum(1 for u in unknown if u),
             paired=_paired_tool_use(conds[baseline], conds[c]) if baseline in conds else None,
             fidelity=_fidelity(answered, samples), funnel=funnel_counts(answered))
     return out
@@ -420,7 +442,8 @@ def dimension_value(r: SampleResult, dimension: str) -> str | None:
 
 def breakdowns(results: Sequence[SampleResult], conditions: Sequence[str], baseline: str = BASELINE_CONDITION,
                dimensions: Iterable[str] = DIMENSIONS) -> dict[str, list[dict[str, Any]]]:
-    """Per dimension with at least two values: per value, each condition's accuracy and the paired gaps."""
+    """Per dimension with at least two values: per value, each condition's accuracy (``n`` items, ``answers``
+    apart) and the paired gaps."""
     out: dict[str, list[dict[str, Any]]] = {}
     for dim in dimensions:
         groups: dict[str, list[SampleResult]] = defaultdict(list)
@@ -436,7 +459,8 @@ def breakdowns(results: Sequence[SampleResult], conditions: Sequence[str], basel
             summaries = {c: summarise(list(conds[c].values())) for c in conditions if c in conds}
             rows.append({
                 "value": value,
-                "conditions": {c: {"n": s.n, "correct": s.correct, "accuracy": s.accuracy, "ci": list(s.ci)}
+                "conditions": {c: {"n": s.items, "answers": s.n, "correct": s.correct, "accuracy": s.accuracy,
+                                   "ci": list(s.ci)}
                                for c, s in summaries.items()},
                 "gap": _gaps(conds, conditions, baseline),
             })

@@ -23,7 +23,7 @@ from evals.cost import check_max_cost
 from evals.estimate import planned
 from evals.executors import Executor, ExecutorUnavailable, make_executor
 from evals.options import RunConfig, UsageError
-from evals.prepare import Prepared, build_work, check_measurable, check_run_options, prepare
+from evals.prepare import Prepared, baseline_condition, build_work, check_measurable, check_run_options, prepare
 from evals.records import RunSpec
 from evals.run import EXIT_FAILED, EXIT_USAGE, RunFailed, answer, report
 from evals.runner import pending_count
@@ -81,6 +81,7 @@ def _plan(cfg: RunConfig, forced_tool_choice: str | None, chat_object: bool, lik
     if cfg.compare_paper and not spec.suite:
         raise UsageError(PAPER_NEEDS_SUITE)
     check_measurable(spec)
+    baseline_condition(cfg.baseline_condition, spec.conditions)
     conditions = [get_condition(c) for c in spec.conditions]
     if chat_object and (error := forced_call_error(conditions, forced_tool_choice, spec.max_steps)):
         raise UsageError(error)

@@ -31,7 +31,7 @@ from evals.conditions import get_condition
 from evals.cost import check_max_cost
 from evals.options import RunConfig, UsageError, fail
 from evals.pricing import PriceError, PriceTable, tier_multiplier
-from evals.records import RunSpec
+from evals.records import RunSpec, SampleResult
 from evals.run_reader import RunReader
 from tasks.build import SampleBuildError
 from tasks.records import Sample
@@ -130,7 +130,9 @@ def print_estimate(cfgs: list[RunConfig], out: Console) -> int:
     2 (usage) or 1 (samples could not be built). Nothing is called and nothing is written."""
     from evals.prepare import build_work
 
-    table = Table(title="Dry run: nothing was called, nothing was written", box=box.SIMPLE_HEAD, caption=NOTE)
+    table = Table(title="Dry run: nothing was called, nothing was written (ceiling)", box=box.SIMPLE_HEAD,
+                  caption=NOTE)
+    typical: list[tuple[str, list[Typical], Path]] = []
     for name in ("model", "condition", "items", "calls ≤", "input tok ≤", "output tok ≤", "USD ≤"):
         table.add_column(name, justify="left" if name in ("model", "condition") else "right", overflow="fold")
     total: float | None = 0.0
@@ -140,7 +142,13 @@ def print_estimate(cfgs: list[RunConfig], out: Console) -> int:
             spec, done, prices = planned(cfg)
             if cfg.max_cost is not None:
                 check_max_cost(cfg, spec.model)
-            rows = estimate_run(spec, build_work(spec), prices, done)
+            work = build_work(spec)
+            rows = estimate_run(spec, work, prices, done)
+            if cfg.pilot is not None:
+                if not (Path(cfg.pilot) / "run.sqlite").exists():
+                    raise UsageError(f"--pilot {cfg.pilot}: no run store there (run.sqlite)")
+                pilot = RunReader(Path(cfg.pilot)).results(with_trace=False)
+                typical.append((spec.model, typical_run(spec, work, prices, pilot, done), Path(cfg.pilot)))
         except UsageError as exc:
             return fail(str(exc), 2)
         except SampleBuildError as exc:
@@ -159,4 +167,64 @@ def print_estimate(cfgs: list[RunConfig], out: Console) -> int:
         out.print(f"at most, with --batch (single-call conditions at batch prices, the rest at list): "
                   f"${tiers['batch']:.4f}; every condition at flex prices: ${tiers['flex']:.4f} "
                   "(list price where a provider has no such tier; docs/cost.md)", markup=False, highlight=False)
+    for model, measured, pilot_dir in typical:
+        print_typical(model, measured, pilot_dir, out)
+    if not typical:
+        out.print("typical figures: give --pilot RUN_DIR (a small finished run of the same tasks) for tokens, cost "
+                  "and wall time from real use", markup=False, highlight=False)
     return 0
+
+
+@dataclass(frozen=True)
+class Typical:
+    """One condition's typical spend, from a pilot run's real use per answer (by task, else over its tasks)."""
+
+    condition: str
+    items: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float | None
+    wall_s: float
+    measured: int = 0  # items whose task and condition the pilot answered (the others took the condition's mean)
+
+
+def typical_run(spec: RunSpec, work: list[tuple[Sample, Any]], prices: PriceTable, pilot: Iterable[SampleResult],
+                done: set[tuple[str, str, int]] | None = None) -> list[Typical]:
+    """Per condition, the items not in ``done`` at the pilot's mean input tokens, output tokens and latency per
+    answered result (status ok) of the same task and condition (else of the condition over all tasks); wall time
+    = latency summed / ``spec.max_connections``. A condition the pilot never answered is left out."""
+    done = done or set()
+    per: dict[tuple[str, str], list[SampleResult]] = {}
+    for r in pilot:
+        if r.status == "ok":
+            per.setdefault((r.task, r.condition), []).append(r)
+            per.setdefault(("", r.condition), []).append(r)
+
+    def mean(rs: list[SampleResult]) -> tuple[float, float, float]:
+        return (sum(r.input_tokens for r in rs) / len(rs), sum(r.output_tokens for r in rs) / len(rs),
+                sum(r.latency_s for r in rs) / len(rs))
+
+    out = []
+    for c in spec.conditions:
+        if ("", c) not in per:
+            continue
+        todo = [s for e in range(spec.epochs) for s, _ in work if (s.id, c, e) not in done]
+        means = [mean(per.get((s.task, c)) or per[("", c)]) for s in todo]
+        tin, tout = round(sum(m[0] for m in means)), round(sum(m[1] for m in means))
+        out.append(Typical(c, len(todo), tin, tout, prices.cost(spec.model, tin, tout),
+                           sum(m[2] for m in means) / max(1, spec.max_connections),
+                           sum(1 for s in todo if (s.task, c) in per)))
+    return out
+
+
+def print_typical(model: str, rows: list[Typical], pilot: Path, out: Console) -> None:
+    table = Table(title=f"Typical, from the pilot run {pilot} (its real use per answer)", box=box.SIMPLE_HEAD,
+                  caption="typical: the pilot's mean tokens and latency per answer of the same task and condition "
+                  "(measured) or of the condition over its tasks; the table above is the ceiling")
+    for name in ("model", "condition", "items", "measured", "input tok", "output tok", "USD", "wall s"):
+        table.add_column(name, justify="left" if name in ("model", "condition") else "right", overflow="fold")
+    for r in rows:
+        table.add_row(model, r.condition, f"{r.items:,}", f"{r.measured:,}", f"{r.input_tokens:,}",
+                      f"{r.output_tokens:,}", "price unknown" if r.cost_usd is None else f"{r.cost_usd:.4f}",
+                      f"{r.wall_s:,.0f}")
+    out.print(table)

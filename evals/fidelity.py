@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
-from agents.trace import ToolCallEvent, TraceEvent
+from agents.trace import ModelCallEvent, ToolCallEvent, TraceEvent
 from evals.records import SampleResult
 from geocore.geodesy import COMPASS_16, compass_name
 from tasks.records import Sample
@@ -141,9 +141,25 @@ def check(answer: Any, tool_results: Sequence[str], sample: Sample | None) -> Ve
     return "not_comparable" if len(parsed) < len(tool_results) else "disagree"
 
 
+def split_tool_calls(trace: Sequence[TraceEvent]) -> tuple[list[ToolCallEvent], list[ToolCallEvent]]:
+    """The trace's executed tool calls (status ok or error) to a tool its model call offered, and those to a tool
+    it did not offer (an unknown name, or no name). A model call that recorded no offer (``tools_offered`` None)
+    leaves its calls counted as offered: nothing says otherwise."""
+    offers = {e.id: e.tools_offered for e in trace if isinstance(e, ModelCallEvent)}
+    known = {t for tools in offers.values() if tools for t in tools}
+    offered: list[ToolCallEvent] = []
+    unknown: list[ToolCallEvent] = []
+    for e in trace:
+        if not isinstance(e, ToolCallEvent) or e.status not in ("ok", "error"):
+            continue
+        tools = offers.get(e.parent_id) if e.parent_id in offers else (known or None)
+        (offered if tools is None or e.tool in tools else unknown).append(e)
+    return offered, unknown
+
+
 def ok_tool_results(trace: Sequence[TraceEvent]) -> list[str]:
-    """What the trace's successful tool calls returned, in order."""
-    return [e.result or "" for e in trace if isinstance(e, ToolCallEvent) and e.status == "ok"]
+    """What the trace's successful calls to offered tools returned, in order."""
+    return [e.result or "" for e in split_tool_calls(trace)[0] if e.status == "ok"]
 
 
 def of_result(r: SampleResult, sample: Sample | None) -> Verdict | None:

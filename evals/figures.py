@@ -1,4 +1,4 @@
-"""Figures to publish, written with every run as SVG and PNG (matplotlib, the ``figures`` extra), in the viewer's
+"""Figures to publish, written with every run as SVG, PNG and PDF (for ``\\includegraphics``) (matplotlib, the ``figures`` extra), in the viewer's
 colours: green for a gap whose interval lies above zero, red below, grey around it; the baseline's bars grey,
 the compared condition's blue.
 
@@ -51,14 +51,16 @@ def _figure(width: float, height: float) -> tuple[Any, Any]:
 
 def _save(fig: Any, folder: Path, name: str) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
-    paths = [folder / f"{name}.svg", folder / f"{name}.png"]
+    paths = [folder / f"{name}.svg", folder / f"{name}.png", folder / f"{name}.pdf"]
     fig.savefig(paths[0], bbox_inches="tight", metadata={"Date": None})
     fig.savefig(paths[1], bbox_inches="tight", dpi=150, metadata={"Software": None})
+    fig.savefig(paths[2], bbox_inches="tight", metadata={"CreationDate": None})  # vector, for LaTeX
     return paths
 
 
-def forest(rows: Sequence[tuple[str, dict[str, Any], bool]], title: str) -> Any:
-    """A forest plot of gaps: one row per (label, gap dict with gap, ci, n_paired, bold), in points."""
+def forest(rows: Sequence[tuple[str, dict[str, Any], bool]], title: str, baseline: str = "baseline") -> Any:
+    """A forest plot of gaps against ``baseline``: one row per (label, gap dict with gap, ci, n_paired, bold), in
+    points."""
     fig, ax = _figure(7.5, 0.9 + 0.32 * len(rows))
     for i, (_, g, _) in enumerate(rows):
         y = len(rows) - 1 - i
@@ -74,7 +76,7 @@ def forest(rows: Sequence[tuple[str, dict[str, Any], bool]], title: str) -> Any:
     ax.set_yticks(range(len(rows)), [label for label, _, _ in reversed(rows)])
     for tick, (_, _, bold) in zip(ax.get_yticklabels(), list(reversed(rows)), strict=True):
         tick.set_fontweight("bold" if bold else "normal")
-    ax.set_xlabel("gap in accuracy points (compared − baseline), 95% CI")
+    ax.set_xlabel(f"gap in accuracy points (compared − {baseline}), 95% CI")
     ax.set_title(title, color=FG, fontsize=10, loc="left")
     ax.grid(axis="x", color="#e3e8ee")
     ax.set_axisbelow(True)
@@ -157,7 +159,8 @@ def write_figures(folder: Path, report: dict[str, Any]) -> str | None:
     with matplotlib.rc_context(STYLE):  # the style for these figures only, not for the caller's
         rows = _gap_rows(report)
         if rows:
-            _save(forest(rows, "Tool-free gap by task"), folder, "gap_forest")
+            _save(forest(rows, "Tool-free gap by task", (report.get("meta") or {}).get("baseline_condition")
+                         or "baseline"), folder, "gap_forest")
         for name, fig in (("accuracy_by_region", region_figure(report)), ("tool_use", tool_use_figure(report))):
             if fig is not None:
                 _save(fig, folder, name)

@@ -3,7 +3,8 @@
 
 Each log holds one sample per (sample, epoch) of its condition: the prompt as ``input``, the gold as ``target``
 (JSON text), the whole conversation rebuilt from the trace (system and user messages, every model reply with its
-tool calls, every tool result, errors flagged), the final text as ``output``, geogap's score as the ``geogap``
+tool calls, every tool result, errors flagged) and the trace as transcript events (a model event per model call, a
+tool event per tool call), the final text as ``output``, geogap's score as the ``geogap``
 score (``value`` in [0, 1], the parsed ``answer``, the explanation; ``metadata``: correct, answer status, error
 and unit) and the sample's ``meta`` plus its task and result status as metadata. A sample that failed carries its
 error; one the condition does not apply to has no score. The log's ``metadata.geogap_run_spec`` is the run spec,
@@ -29,30 +30,58 @@ class InspectUnavailable(RuntimeError):
     """inspect_ai is not installed."""
 
 
-def _messages(trace: Iterable[Any]) -> list[Any]:
-    """The conversation of a trace as inspect chat messages: each model call's new messages, then its reply."""
+def _conversation(trace: Iterable[Any], model: str = "") -> tuple[list[Any], list[Any]]:
+    """The trace as inspect chat messages (each model call's new messages, then its reply) and as inspect events
+    for the transcript: a ``ModelEvent`` per model call (the conversation so far as its input, the tools offered,
+    its reply, error and cache read) and a ``ToolEvent`` per tool call (arguments, result or error)."""
+    from inspect_ai.event import ModelEvent, ToolEvent
+    from inspect_ai.model import ChatMessageAssistant, GenerateConfig, ModelOutput
+    from inspect_ai.tool import ToolCallError, ToolInfo
+
+    out: list[Any] = []
+    events: list[Any] = []
+    for event in trace:
+        when = datetime.fromtimestamp(event.start, UTC)
+        done = datetime.fromtimestamp(event.start + event.latency_s, UTC)
+        if event.kind == "tool_call":
+            events.append(ToolEvent(
+                id=event.tool_call_id or event.id, function=event.tool or "", arguments=event.args,
+                result=event.result or "", timestamp=when, completed=done, working_time=event.latency_s,
+                error=ToolCallError("unknown", event.error or event.status) if event.status != "ok" else None))
+            continue
+        _append(out, event.messages_in or [])
+        asked = list(out)
+        _append(out, [event.message_out] if event.message_out else [])
+        reply = out[-1] if len(out) > len(asked) and isinstance(out[-1], ChatMessageAssistant) else None
+        events.append(ModelEvent(
+            model=model or "model", input=asked,
+            tools=[ToolInfo(name=t, description=t) for t in event.tools_offered or []],
+            tool_choice="auto" if event.tools_offered else "none", config=GenerateConfig(),
+            output=ModelOutput.from_message(reply) if reply is not None else ModelOutput.from_content(model, ""),
+            error=event.error, cache="read" if event.cache_hit else None, retries=event.retries or None,
+            timestamp=when, completed=done, working_time=event.latency_s))
+    return out, events
+
+
+def _append(out: list[Any], messages: Iterable[dict[str, Any]]) -> None:
+    """Add stored trace messages (LangChain dicts) to ``out`` as inspect chat messages."""
     from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageTool, ChatMessageUser
     from inspect_ai.tool import ToolCall, ToolCallError
 
-    out: list[Any] = []
-    for event in trace:
-        if event.kind != "model_call":
-            continue
-        for m in [*(event.messages_in or []), *([event.message_out] if event.message_out else [])]:
-            role, text = m.get("role"), str(m.get("content") or "")
-            if role == "system":
-                out.append(ChatMessageSystem(content=text))
-            elif role == "human":
-                out.append(ChatMessageUser(content=text))
-            elif role == "ai":
-                calls = [ToolCall(id=str(c.get("id") or ""), function=str(c.get("name")), arguments=c.get("args") or {})
-                         for c in m.get("tool_calls") or []]
-                out.append(ChatMessageAssistant(content=text, tool_calls=calls or None))
-            elif role == "tool":
-                error = ToolCallError("unknown", text) if m.get("status") == "error" else None
-                out.append(ChatMessageTool(content=text, tool_call_id=m.get("tool_call_id"), function=m.get("name"),
-                                           error=error))
-    return out
+    for m in messages:
+        role, text = m.get("role"), str(m.get("content") or "")
+        if role == "system":
+            out.append(ChatMessageSystem(content=text))
+        elif role == "human":
+            out.append(ChatMessageUser(content=text))
+        elif role == "ai":
+            calls = [ToolCall(id=str(c.get("id") or ""), function=str(c.get("name")), arguments=c.get("args") or {})
+                     for c in m.get("tool_calls") or []]
+            out.append(ChatMessageAssistant(content=text, tool_calls=calls or None))
+        elif role == "tool":
+            error = ToolCallError("unknown", text) if m.get("status") == "error" else None
+            out.append(ChatMessageTool(content=text, tool_call_id=m.get("tool_call_id"), function=m.get("name"),
+                                       error=error))
 
 
 def _sample(r: SampleResult, sample: Sample | None) -> Any:
@@ -63,6 +92,7 @@ def _sample(r: SampleResult, sample: Sample | None) -> Any:
     prompt: list[Any] = [ChatMessageSystem(content=m.content) if m.role == "system" else ChatMessageUser(content=m.content)
                          for m in (sample.messages if sample else ())]
     target = sample.target if sample else ""
+    messages, events = _conversation(r.trace, r.model)
     scores = None
     if r.score is not None and r.status == "ok":
         s = r.score
@@ -74,7 +104,7 @@ def _sample(r: SampleResult, sample: Sample | None) -> Any:
     return EvalSample(
         id=r.sample_id, epoch=r.epoch + 1, input=prompt or r.sample_id,
         target=target if isinstance(target, str) else json.dumps(target, default=str, sort_keys=True),
-        messages=_messages(r.trace), output=ModelOutput.from_content(r.model, r.final_text), scores=scores,
+        messages=messages, events=events, output=ModelOutput.from_content(r.model, r.final_text), scores=scores,
         metadata={**r.meta, "task": r.task, "status": r.status, "stop_reason": r.stop_reason,
                   "tool_calls": r.tool_calls, "tool_errors": r.tool_errors},
         model_usage={r.model: ModelUsage(input_tokens=r.input_tokens, output_tokens=r.output_tokens,

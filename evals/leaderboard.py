@@ -32,7 +32,7 @@ from rich.table import Table
 
 from evals.analysis import ALL_TASKS, BASELINE_CONDITION, answer_status, compare, overall
 from evals.records import SampleResult
-from evals.report import pct, signed_pct
+from evals.report import interval_text, p_text, pct, report_baseline
 from evals.run_reader import RunReader
 from evals.stats import paired_bootstrap_gap
 
@@ -52,6 +52,7 @@ class Entry:
     results: list[SampleResult]
     complete: bool
     dataset_hash: str | None = None
+    baseline_condition: str | None = None
 
 
 def read_entry(run_dir: Path, label: str | None = None) -> Entry:
@@ -66,7 +67,7 @@ def read_entry(run_dir: Path, label: str | None = None) -> Entry:
     expected = reader.count("samples") * len(spec.conditions) * spec.epochs
     complete = len(results) == expected and not any(r.status == "error" for r in results)
     return Entry(label or spec.model, spec.model, Path(run_dir), list(spec.conditions), results, complete,
-                 spec.dataset_hash)
+                 spec.dataset_hash, report_baseline(Path(run_dir)))
 
 
 def unique_labels(names: Sequence[str], dirs: Sequence[Path]) -> list[str]:
@@ -104,7 +105,7 @@ def _rows(entry: Entry, conditions: list[str], baseline: str) -> list[dict[str, 
             mine = [r for r in rs if r.condition == c]
             use = comp.tool_use.get(c)
             per_cond[c] = {
-                "n": s.n if s else 0, "accuracy": s.accuracy if s and s.n else None,
+                "n": (s.items or s.n) if s else 0, "answers": s.n if s else 0, "accuracy": s.accuracy if s and s.n else None,
                 "ci": list(s.ci) if s and s.n else None, "errors": s.errors if s else 0,
                 "statuses": status_shares(mine), "cost_usd": _cost(mine),
                 "tool_adoption": use.used_share if use else None,
@@ -138,10 +139,16 @@ def gap_difference(a: dict[tuple[str, str], float], b: dict[tuple[str, str], flo
     return {"n_items": len(keys), "difference": mean if keys else None, "ci": [lo, hi] if keys else [None, None]}
 
 
-def build_leaderboard(entries: Sequence[Entry]) -> dict[str, Any]:
-    """The leaderboard of ``entries`` (JSON-ready; intervals not finite are None when written)."""
+def build_leaderboard(entries: Sequence[Entry], baseline: str | None = None) -> dict[str, Any]:
+    """The leaderboard of ``entries`` (JSON-ready; intervals not finite are None when written), gaps against
+    ``baseline`` (default: the runs' own ``--baseline-condition`` when they share one, else intrinsic, else the
+    first common condition)."""
     common = [c for c in entries[0].conditions if all(c in e.conditions for e in entries)] if entries else []
-    baseline = BASELINE_CONDITION if BASELINE_CONDITION in common else (common or [BASELINE_CONDITION])[0]
+    named = {e.baseline_condition for e in entries}
+    if baseline is None and len(named) == 1 and (only := named.pop()) in common:
+        baseline = only
+    if baseline is None or baseline not in common:
+        baseline = BASELINE_CONDITION if BASELINE_CONDITION in common else (common or [BASELINE_CONDITION])[0]
     compared = [c for c in common if c != baseline]
     rows = [row for e in entries for row in _rows(e, common, baseline)]
     tasks = sorted({r["task"] for r in rows if r["task"] != ALL_TASKS})
@@ -166,11 +173,12 @@ def _finite(x: Any) -> bool:
 
 
 def fmt_gap(g: dict[str, Any] | None) -> str:
-    """``+12.5 [+3.0, +20.0]`` in points; ``–`` without pairs; the point alone without an interval."""
+    """``+12.5 [+3.0, +20.0]`` in points (:func:`evals.report.interval_text`: ``[–, –]`` without an interval);
+    ``–`` without pairs."""
     if not g or not g.get("n_paired") or not _finite(g.get("gap")):
         return "–"
     lo, hi = (g.get("ci") or [None, None])[:2]
-    return signed_pct(g["gap"]) + (f" [{signed_pct(lo)}, {signed_pct(hi)}]" if _finite(lo) and _finite(hi) else "")
+    return interval_text(g["gap"], lo, hi)
 
 
 def fmt_difference(d: dict[str, Any]) -> str:
@@ -276,7 +284,7 @@ def render_run_differences(rows: list[dict[str, Any]]) -> Table:
     t.add_column("McNemar\np", justify="right")
     for r in rows:
         t.add_row(escape(r["task"]), escape(r["condition"]), str(r["n_paired"]), pct(r["baseline_accuracy"]),
-                  pct(r["accuracy"]), escape(fmt_gap(r)), f"{r['mcnemar_p']:.2g}" if _finite(r["mcnemar_p"]) else "–")
+                  pct(r["accuracy"]), escape(fmt_gap(r)), p_text(r["mcnemar_p"]))
     return t
 
 

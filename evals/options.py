@@ -152,6 +152,9 @@ class RunConfig(RunSettings):
                                  role="invocation")
     baseline: Path | None = option(None, "another run directory to compare with, sample by sample",
                                    role="invocation")
+    baseline_condition: str | None = option(None, "the condition every paired gap, interval and McNemar test is "
+                                            "against in every output, e.g. tools to compare tools[mine] with it "
+                                            "(default intrinsic)", role="invocation", metavar="NAME")
     export: str = option("jsonl,csv", "result files to write: jsonl,csv,parquet,inspect", role="invocation")
     executor: str = option("local", "where samples are answered: {executors}", role="invocation")
     ray_address: str | None = option(None, "Ray cluster to join (auto, ray://host:10001); default: start a local "
@@ -163,6 +166,9 @@ class RunConfig(RunSettings):
                                  metavar="FILE")
     dry_run: bool | None = option(None, "print samples × conditions × estimated tokens × price, then exit 0 "
                                   "without calling a model or writing anything", role="invocation")
+    pilot: Path | None = option(None, "with --dry-run: a finished run of the same tasks and conditions (a small "
+                                "--limit) whose real tokens and latency per answer give the typical figures beside "
+                                "the ceiling", role="invocation", metavar="RUN_DIR")
     max_cost: float | None = option(None, "stop the run when its spend (USD, stored results included) reaches this "
                                     "cap, exit code 5 (--resume continues); needs a known price", role="invocation",
                                     metavar="USD")

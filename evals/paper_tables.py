@@ -25,12 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import numpy as np
 from rich.console import Console
 from rich.table import Table
 
 from evals.analysis import BASELINE_CONDITION
 from evals.records import RunSpec, SampleResult
+from evals.report import interval_text
+from evals.stats import stratified_bootstrap_gap
 from evals.suites import GEOTEMP_TEMPLATES, GPSBENCH_APPLIED, GPSBENCH_PURE, GTR_TASKS, STBENCH_SYNTHETIC
 
 PUBLISHED_PATH = Path(__file__).resolve().parent / "data" / "published.json"
@@ -74,6 +75,7 @@ class PaperTable:
     cells: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     gaps: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     published: dict[str, Any] | None = None
+    baseline: str = BASELINE_CONDITION
 
 
 # --------------------------------------------------------------------------- units and cells
@@ -149,29 +151,21 @@ def cell(by_condition: dict[str, list[SampleResult]], condition: str, column: Co
 
 def gap(by_condition: dict[str, list[SampleResult]], other: str, column: Column,
         baseline: str = BASELINE_CONDITION, iterations: int = BOOTSTRAP, seed: int = 0) -> dict[str, Any]:
-    """``other`` − ``baseline`` on the paired units of every stratum, with a stratified bootstrap interval (none
-    when a stratum has a single pair: resampling one pair cannot show how the gap varies)."""
-    rng = np.random.default_rng(seed)
-    weights, diffs = [], []
+    """``other`` − ``baseline`` on the paired units of every stratum, with the stratified bootstrap interval of
+    :func:`evals.stats.stratified_bootstrap_gap` (the per-task tables' interval and fallback for a one-stratum
+    column; none when a stratum has a single pair: resampling one pair cannot show how the gap varies)."""
+    strata = []
     for s in column.strata:
         a, b = _units(by_condition.get(baseline, []), s), _units(by_condition.get(other, []), s)
         paired = [(av, bv) for k in sorted(a.keys() & b.keys())
                   if (av := a[k][0]) is not None and (bv := b[k][0]) is not None]
-        weights.append(s.weight)
-        diffs.append(np.array([bv - av for av, bv in paired], dtype=float))
-    n_paired = int(sum(d.size for d in diffs))
-    if any(d.size == 0 for d in diffs):
+        strata.append((s.weight, [av for av, _ in paired], [bv for _, bv in paired]))
+    n_paired = sum(len(a) for _, a, _ in strata)
+    if any(not a for _, a, _ in strata):
         return {"gap": None, "ci": [None, None], "n_paired": n_paired}
-    w = np.array(weights) / sum(weights)
-    point = float(sum(wi * d.mean() for wi, d in zip(w, diffs, strict=True)))
-    if any(d.size < 2 for d in diffs):  # a stratum of one pair does not vary under resampling: no interval
-        return {"gap": point, "ci": [None, None], "n_paired": n_paired}
-    boots = np.zeros(iterations)
-    for wi, d in zip(w, diffs, strict=True):
-        boots += wi * d[rng.integers(0, d.size, size=(iterations, d.size))].mean(axis=1)
-    boots.sort()
-    lo, hi = float(boots[int(0.025 * iterations)]), float(boots[min(iterations - 1, int(0.975 * iterations))])
-    return {"gap": point, "ci": [lo, hi], "n_paired": n_paired}
+    point, lo, hi = stratified_bootstrap_gap(strata, iterations, seed)
+    ci = [lo, hi] if math.isfinite(lo) and math.isfinite(hi) else [None, None]
+    return {"gap": point, "ci": ci, "n_paired": n_paired}
 
 
 # --------------------------------------------------------------------------- the four suites' tables
@@ -304,18 +298,20 @@ def load_published(path: Path = PUBLISHED_PATH) -> dict[str, Any]:
 
 
 def build_tables(suite: str, results: Sequence[SampleResult], conditions: Sequence[str],
-                 compare_paper: bool = False) -> list[PaperTable]:
-    """The suite's tables filled from ``results``; with ``compare_paper`` the published rows added."""
+                 compare_paper: bool = False, baseline: str = BASELINE_CONDITION) -> list[PaperTable]:
+    """The suite's tables filled from ``results``, a gap row for every other condition against ``baseline``;
+    with ``compare_paper`` the published rows added."""
     by_condition: dict[str, list[SampleResult]] = defaultdict(list)
     for r in results:
         if r.status != "not_applicable":
             by_condition[r.condition].append(r)
     published = load_published().get(suite, {}) if compare_paper else {}
     tables = TABLES[suite]()
-    others = [c for c in conditions if c != BASELINE_CONDITION] if BASELINE_CONDITION in conditions else []
+    others = [c for c in conditions if c != baseline] if baseline in conditions else []
     for t in tables:
+        t.baseline = baseline
         t.cells = {c: {col.key: cell(by_condition, c, col) for col in t.columns} for c in conditions}
-        t.gaps = {o: {col.key: gap(by_condition, o, col) for col in t.columns} for o in others}
+        t.gaps = {o: {col.key: gap(by_condition, o, col, baseline) for col in t.columns} for o in others}
         t.published = published.get(t.name)
     return tables
 
@@ -349,12 +345,11 @@ def grid(table: PaperTable) -> tuple[list[str], list[list[str]], list[str]]:
                                                         for col in table.columns])
         kinds.append("condition")
     for o, gaps in table.gaps.items():
-        line = [f"gap {o} − {BASELINE_CONDITION} [95% CI]"]
+        line = [f"gap {o} − {table.baseline} [95% CI]"]
         for col in table.columns:
             g = gaps[col.key]
-            line.append("–" if g["gap"] is None else
-                        f"{_signed(g['gap'], col.metric)} [{_signed(g['ci'][0], col.metric)}, "
-                        f"{_signed(g['ci'][1], col.metric)}]")
+            line.append("–" if g["gap"] is None else interval_text(
+                g["gap"], *g["ci"], fmt=lambda x, m=col.metric: _signed(x, m)))  # type: ignore[misc]
         rows.append(line)
         kinds.append("gap")
     rows.append(["hedged % (" + " / ".join(conditions) + ")"] + [
@@ -395,16 +390,16 @@ def to_json(table: PaperTable) -> dict[str, Any]:
     return {
         "name": table.name, "title": table.title, "caption": table.caption,
         "columns": [{"key": c.key, "label": c.label, "metric": c.metric} for c in table.columns],
-        "cells": table.cells, "gaps": table.gaps, "published": table.published,
+        "cells": table.cells, "gaps": table.gaps, "published": table.published, "baseline": table.baseline,
         "grid": {"headers": headers, "rows": rows, "kinds": kinds},
     }
 
 
 def add_paper_tables(report: dict[str, Any], results: Sequence[SampleResult], spec: RunSpec, console: Console,
-                     *, compare_paper: bool = False) -> list[PaperTable]:
+                     *, compare_paper: bool = False, baseline: str = BASELINE_CONDITION) -> list[PaperTable]:
     """Print the suite's tables and put them in ``report`` (``paper_tables``) for results.json and report.html."""
     assert spec.suite is not None
-    tables = build_tables(spec.suite, results, spec.conditions, compare_paper)
+    tables = build_tables(spec.suite, results, spec.conditions, compare_paper, baseline)
     for t in tables:
         console.print(render_rich(t, spec.model))
     report["paper_tables"] = {"suite": spec.suite, "compare_paper": compare_paper,

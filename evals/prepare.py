@@ -12,6 +12,7 @@ import secrets
 import sqlite3
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 from agents.model_spec import UnknownProviderError, parse_model
 from agents.providers import PROVIDERS
 from agents.secrets import add_secret_url
+from evals.analysis import BASELINE_CONDITION
 from evals.conditions import forced_call_error, get_condition
 from evals.export import ExportError, parse_formats
 from evals.options import RunConfig, UsageError, check_base_url, check_bounds
@@ -47,6 +49,17 @@ class Prepared:
     formats: list[str]
     baseline: Path | None
     resumed: bool
+    baseline_condition: str = BASELINE_CONDITION
+
+
+def baseline_condition(name: str | None, conditions: Sequence[str]) -> str:
+    """The condition every gap is against: ``name`` (one of ``conditions``: else a UsageError), by default
+    ``intrinsic``."""
+    if name is None:
+        return BASELINE_CONDITION
+    if name not in conditions:
+        raise UsageError(f"--baseline-condition {name}: not one of the run's conditions ({', '.join(conditions)})")
+    return name
 
 
 def check_values(cfg: RunConfig) -> None:
@@ -281,6 +294,7 @@ def prepare(cfg: RunConfig, work: list[tuple[Sample, Any]] | None = None) -> Pre
         store, run_id, spec, run_dir, resumed = _open_new(cfg)
     try:
         work = build_work(spec) if work is None else work
+        baseline = baseline_condition(cfg.baseline_condition, spec.conditions)
     except (UsageError, SampleBuildError):
         store.close()
         raise
@@ -303,4 +317,4 @@ def prepare(cfg: RunConfig, work: list[tuple[Sample, Any]] | None = None) -> Pre
     store.write_spec(run_id, spec)
     store.add_samples([s for s, _ in work])
     return Prepared(spec, run_id, run_dir, store, work, prices, formats,
-                    Path(cfg.baseline) if cfg.baseline else None, resumed)
+                    Path(cfg.baseline) if cfg.baseline else None, resumed, baseline)

@@ -4,9 +4,10 @@ is the viewer's run page: :mod:`evals.view.report`)."""
 from __future__ import annotations
 
 import io
+import json
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,18 @@ def pct(x: float | None) -> str:
 def signed_pct(x: float | None) -> str:
     """A difference of shares in percentage points with its sign (``0.05`` → ``+5.0``); ``–`` when missing."""
     return "–" if _missing(x) else f"{100 * x:+.1f}"  # type: ignore[operator]
+
+
+def interval_text(point: float | None, lo: float | None, hi: float | None,
+                  fmt: Callable[[float | None], str] = signed_pct) -> str:
+    """``+30.0 [+10.0, +50.0]``: a point and its interval, each by ``fmt`` (``–`` where missing, so a gap
+    without an interval reads ``+100.0 [–, –]``); every table, terminal and page prints gaps with it."""
+    return f"{fmt(point)} [{fmt(lo)}, {fmt(hi)}]"
+
+
+def p_text(p: float | None) -> str:
+    """A p-value to two significant digits (``0.062``); ``–`` when missing."""
+    return "–" if _missing(p) else f"{p:.2g}"
 
 
 STATUS_ORDER = "/".join(ANSWER_STATUSES)
@@ -104,8 +117,8 @@ def _natural_width(table: Table) -> int:
 
 
 def _caption(comparisons: list[TaskComparison], conditions: list[str], statuses: bool, left_out: list[str]) -> str:
-    return ("n: answered samples (errors left out of accuracy and gap; truncated, blocked, refused and hedged answers "
-            "are in n, never credited; with epochs, items, each item's epochs averaged)"
+    return ("n: items answered (errors left out of accuracy and gap; truncated, blocked, refused and hedged answers "
+            "are in n, never credited; with epochs, each item's epochs averaged: answers in results.json)"
             f"{' · status %: ' + STATUS_ORDER if statuses else ''} · out tokens: per answered sample, all its model "
             "calls (tools: up to --max-steps calls of up to --max-tokens each) · truncated: last call cut at the "
             "token limit\n"
@@ -198,7 +211,8 @@ def _gap_cell(comp: TaskComparison, condition: str, sep: str) -> str:
     g = (comp.gap or {}).get(condition)
     if not g or not g["n_paired"]:
         return "–"
-    gap, ci, p = signed_pct(g["gap"]), f"[{signed_pct(g['ci'][0])}, {signed_pct(g['ci'][1])}]", f"{g['mcnemar_p']:.2g}"
+    gap, ci = interval_text(g["gap"], *g["ci"]).split(" ", 1)
+    p = p_text(g["mcnemar_p"])
     return f"{gap} p {p}\n{ci}" if sep == "\n" else f"{gap} {ci} {p}"
 
 
@@ -271,7 +285,8 @@ def render_tool_use(comparisons: list[TaskComparison], baseline: str = BASELINE_
 def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact: bool) -> Table:
     sep, slash = ("\n", "/") if compact else (" ", " / ")
     table = Table(title="Tool use", box=box.SIMPLE_HEAD, caption=escape(
-        "used: answered samples with a tool call · acc: % right (right/n) with / without a tool call · with tools, "
+        "used: answered samples with a call to a tool they were offered (+k unknown: calls to tools not offered, "
+        "counted apart) · acc: % right (right/n) with / without a tool call · with tools, "
         f"never tried: pairs with {baseline} gained / lost / same · disagree: answers matching no value their "
         "tools returned / answers checked (n/c: not comparable)"))
     table.add_column("task", overflow="fold", min_width=10)
@@ -288,7 +303,8 @@ def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact
             p = u.paired
             table.add_row(
                 escape(comp.task), escape(c),
-                f"{u.used_tools}/{u.n}{sep}{100 * u.used_share:.0f}%" if u.used_share is not None else "–",
+                (f"{u.used_tools}/{u.n}{sep}{100 * u.used_share:.0f}%" if u.used_share is not None else "–")
+                + (f"{sep}+{u.unknown_tool_calls} unknown" if u.unknown_tool_calls else ""),
                 _rate(u.with_tools, sep), _rate(u.without_tools, sep),
                 slash.join(map(str, (p.gained_with_tools, p.lost_despite_tools,
                                      p.same_with_tools_right + p.same_with_tools_wrong))) if p else "–",
@@ -326,11 +342,11 @@ def pairwise_lines(comparisons: list[TaskComparison]) -> list[str]:
 
 
 def print_table(comparisons: list[TaskComparison], conditions: list[str], console: Console | None = None,
-                title: str = "") -> None:
-    """The comparison table, then the tool-use table when a condition offered tools."""
+                title: str = "", baseline: str = BASELINE_CONDITION) -> None:
+    """The comparison table, then the tool-use table when a condition offered tools (gaps against ``baseline``)."""
     console = console or Console()
-    console.print(render_table(comparisons, conditions, title, width=console.width))
-    tools = render_tool_use(comparisons, width=console.width)
+    console.print(render_table(comparisons, conditions, title, baseline, width=console.width))
+    tools = render_tool_use(comparisons, baseline, width=console.width)
     if tools is not None:
         console.print(tools)
     for line in [*funnel_lines(comparisons), *pairwise_lines(comparisons)]:  # after the tables, wrapped to width
@@ -339,19 +355,28 @@ def print_table(comparisons: list[TaskComparison], conditions: list[str], consol
 
 def build_report(results: list[SampleResult], conditions: list[str], meta: dict[str, Any],
                  baseline_results: list[SampleResult] | None = None,
-                 samples: Mapping[str, Sample] | None = None) -> dict[str, Any]:
-    """Everything ``results.json`` and ``report.html`` show; ``samples`` (by id) let fidelity read option
-    answers."""
-    tasks = compare(results, conditions, with_breakdowns=True, samples=samples)
+                 samples: Mapping[str, Sample] | None = None, baseline: str = BASELINE_CONDITION) -> dict[str, Any]:
+    """Everything ``results.json`` and ``report.html`` show, every gap against the condition ``baseline`` (in
+    ``meta["baseline_condition"]``); ``samples`` (by id) let fidelity read option answers."""
+    tasks = compare(results, conditions, baseline, with_breakdowns=True, samples=samples)
     report: dict[str, Any] = {
-        "meta": meta,
+        "meta": {**meta, "baseline_condition": baseline},
         "tasks": [c.model_dump() for c in tasks],
-        "overall": overall(results, conditions, samples=samples).model_dump(),
-        "breakdowns": breakdowns(results, conditions),
+        "overall": overall(results, conditions, baseline, samples=samples).model_dump(),
+        "breakdowns": breakdowns(results, conditions, baseline),
     }
     if baseline_results is not None:
         report["baseline_run"] = compare_runs(results, baseline_results)
     return report
+
+
+def report_baseline(run_dir: Path) -> str | None:
+    """The baseline condition a run's ``results.json`` was written with (None without one)."""
+    try:
+        meta = json.loads((Path(run_dir) / "results.json").read_text()).get("meta") or {}
+        return meta.get("baseline_condition")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _clean(value: Any) -> Any:

@@ -42,11 +42,12 @@ from evals.leaderboard import (
 )
 from evals.mcp import failure_lines
 from evals.prepare import Prepared
+from evals.pricing import PriceTable
 from evals.progress import ProgressLines, Tally
 from evals.records import SampleResult
 from evals.report import build_report, print_table, write_results_json
 from evals.run_reader import RunReader
-from evals.runner import RunStopped
+from evals.runner import RunStopped, trace_cost
 from evals.tables_out import write_run_outputs
 from evals.view.report import write_report_html
 
@@ -240,6 +241,12 @@ def reasoning_only_lines(results: Sequence[SampleResult]) -> list[str]:
             for (cond, kind), n in found.items()]
 
 
+def cache_saved(results: Sequence[SampleResult], model: str, prices: PriceTable) -> float | None:
+    """What the calls answered from the model-call cache would have cost (None without a price)."""
+    costs = [trace_cost(r.trace, model, prices, cache_hits=True) for r in results]
+    return None if any(c is None for c in costs) else round(sum(c or 0.0 for c in costs), 6)
+
+
 def report(run: Prepared, wall: float, out: Console, console: Console, *, compare_paper: bool = False) -> int:
     """Print the table (and a suite's paper-shaped tables), write the report files; returns how many samples of
     the run ended in error."""
@@ -260,7 +267,8 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
             **spent, "output_tokens_per_s": round(out_tokens / gen_time, 2) if gen_time else None,
             "cost_usd": None if spent["cost_usd"] is None else round(spent["cost_usd"], 6),
             "cost": "unknown" if run.prices.price(spec.model) is None else "priced",
-            "baseline_run_dir": str(run.baseline) if run.baseline else None}
+            "baseline_run_dir": str(run.baseline) if run.baseline else None,
+            "cache_saved_usd": cache_saved(results, spec.model, run.prices)}
     if spec.mcp:
         meta["mcp_failures"] = failure_lines(results, spec)
     if warnings := reasoning_only_lines(results):
@@ -271,24 +279,27 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
         for t in loaded.values():
             for line in t.load_summary():
                 out.print(line, markup=False, highlight=False)
-    report = build_report(results, spec.conditions, meta, baseline_results, samples=samples)
+    report = build_report(results, spec.conditions, meta, baseline_results, samples=samples,
+                          baseline=run.baseline_condition)
     # the table shows the report's own comparisons (computed once, tool use and fidelity included)
     comparisons = [TaskComparison.model_validate(t) for t in report["tasks"]]
     rows = comparisons + ([TaskComparison.model_validate(report["overall"])] if len(comparisons) > 1 else [])
     sent = " / ".join(dict.fromkeys(t for p in spec.generation.values() if (t := p.tag())))
     print_table(rows, spec.conditions, out,
-                title=f"{spec.model}{f' ({sent})' if sent else ''} · split {spec.split} · seed {spec.seed}")
+                title=f"{spec.model}{f' ({sent})' if sent else ''} · split {spec.split} · seed {spec.seed}",
+                baseline=run.baseline_condition)
     for line in ended_lines(TaskComparison.model_validate(report["overall"]),
                             [p.max_tokens for p in spec.generation.values()]) + meta.get("warnings", []):
         out.print(line, markup=False, highlight=False)
     if spec.suite:
         from evals.paper_tables import add_paper_tables
 
-        add_paper_tables(report, results, spec, out, compare_paper=compare_paper)
+        add_paper_tables(report, results, spec, out, compare_paper=compare_paper, baseline=run.baseline_condition)
     if run.baseline is not None:  # the two runs' leaderboard: gaps side by side and their difference
         entries = [read_entry(run.run_dir), read_entry(run.baseline)]  # differences: this run − the baseline
         labels = unique_labels([e.model for e in entries], [e.run_dir for e in entries])
-        report["leaderboard"] = build_leaderboard([replace(e, label=lab) for e, lab in zip(entries, labels, strict=True)])
+        report["leaderboard"] = build_leaderboard([replace(e, label=lab) for e, lab in zip(entries, labels, strict=True)],
+                                                  run.baseline_condition)
         print_leaderboard(report["leaderboard"], out)
         out.print(render_run_differences(report["baseline_run"]))
     write_results_json(run.run_dir / "results.json", report)
@@ -306,6 +317,10 @@ def report(run: Prepared, wall: float, out: Console, console: Console, *, compar
     cost = f" · ${meta['cost_usd']:.4f}" if meta["cost_usd"] else ""
     if meta["cost_usd"] is None and run.prices.price(spec.model) is None:
         cost = f" · cost unknown (no price for {spec.model})"
+    if meta["cache_hits"]:
+        saved = meta.get("cache_saved_usd")
+        cost += (f" · {meta['cache_hits']} cached calls" + ("" if saved is None else f" saved ${saved:.4f}")
+                 + " (answered from the model-call cache, not billed)")
     out.print(f"wall {wall:.1f} s · {out_tokens} output tokens{cost} · {len(results)} results"
               + (f" · {failed} failed samples (see results.jsonl)" if failed else "") + f" · run dir {run.run_dir}")
     if failed:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import traceback
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -117,13 +117,15 @@ def ended_status(trace: list[TraceEvent], parsed: Parsed) -> Parsed | None:
                   reason=f"{why} (finish reason {last.finish_reason_raw}); the text alone {alone}")
 
 
-def _cost(trace: list[TraceEvent], model: str, prices: PriceTable | None) -> float | None:
-    """USD of the trace's model calls (cache hits free); None when the model has no price, even with no call."""
+def trace_cost(trace: Sequence[TraceEvent], model: str, prices: PriceTable | None, *,
+               cache_hits: bool = False) -> float | None:
+    """USD of the trace's model calls (cache hits free); with ``cache_hits`` what its cache hits would have cost
+    (the spend the cache avoided). None when the model has no price, even with no call."""
     if prices is None or prices.price(model) is None:
         return None
     total = 0.0
     for e in trace:
-        if e.kind != "model_call" or e.cache_hit:
+        if e.kind != "model_call" or e.cache_hit != cache_hits:
             continue
         c = prices.cost(model, e.input_tokens, e.output_tokens, e.cached_tokens)
         if c is None:
@@ -133,7 +135,7 @@ def _cost(trace: list[TraceEvent], model: str, prices: PriceTable | None) -> flo
 
 
 def _accounting(trace: list[TraceEvent], spec: RunSpec, prices: PriceTable | None) -> dict[str, Any]:
-    return {**TraceUsage.of(trace).model_dump(), "cost_usd": _cost(trace, spec.model, prices)}
+    return {**TraceUsage.of(trace).model_dump(), "cost_usd": trace_cost(trace, spec.model, prices)}
 
 
 def _failed(run_id: str, spec: RunSpec, sample: Sample, cond: Condition, epoch: int, detail: str,

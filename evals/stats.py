@@ -62,6 +62,40 @@ def paired_bootstrap_gap(a: Sequence[float], b: Sequence[float], iterations: int
     return mean, lo, hi
 
 
+
+def stratified_bootstrap_gap(strata: Sequence[tuple[float, Sequence[float], Sequence[float]]], iterations: int = 2000,
+                             seed: int = 0, alpha: float = 0.05) -> tuple[float, float, float]:
+    """Weighted mean over strata of each stratum's mean of b − a (``strata``: weight, paired a, paired b) and its
+    percentile bootstrap interval, resampling pairs within each stratum. One stratum is exactly
+    :func:`paired_bootstrap_gap` (same seed, same draws). A stratum of fewer than two pairs gives no interval
+    (NaN). When no resample differs (every stratum's pairs moved alike) the interval falls back as there: each
+    stratum's own (:func:`newcombe_paired` for 0/1 values) combined by the MOVER square-and-add rule for a
+    weighted sum of independent estimates (Zou & Donner, Stat Med 2008;27:1693-702); NaN when a stratum has none."""
+    if len(strata) == 1:
+        _, a, b = strata[0]
+        return paired_bootstrap_gap(a, b, iterations, seed, alpha)
+    total = sum(w for w, _, _ in strata)
+    weights = [w / total for w, _, _ in strata]
+    diffs = [np.asarray(b, dtype=float) - np.asarray(a, dtype=float) for _, a, b in strata]
+    point = float(sum(w * d.mean() for w, d in zip(weights, diffs, strict=True)))
+    if any(d.size < 2 for d in diffs):
+        return point, float("nan"), float("nan")
+    if all(np.allclose(d, d[0], rtol=0.0, atol=1e-12) for d in diffs):  # no resample can differ
+        below = above = 0.0
+        for w, (_, a, b) in zip(weights, strata, strict=True):
+            mean, lo, hi = paired_bootstrap_gap(a, b, iterations, seed, alpha)
+            below, above = below + (w * (mean - lo)) ** 2, above + (w * (hi - mean)) ** 2
+        if not (math.isfinite(below) and math.isfinite(above)):
+            return point, float("nan"), float("nan")
+        return point, max(-1.0, point - math.sqrt(below)), min(1.0, point + math.sqrt(above))
+    rng = np.random.default_rng(seed)
+    boots = np.zeros(iterations)
+    for w, d in zip(weights, diffs, strict=True):
+        boots += w * d[rng.integers(0, d.size, size=(iterations, d.size))].mean(axis=1)
+    boots.sort()
+    return (point, float(boots[int(alpha / 2 * iterations)]),
+            float(boots[min(iterations - 1, int((1 - alpha / 2) * iterations))]))
+
 def newcombe_paired(both: int, second_only: int, first_only: int, neither: int,
                     z: float = 1.959964) -> tuple[float, float]:
     """95 % interval of p_second − p_first for paired 0/1 outcomes, from the 2×2 counts: Newcombe's hybrid

@@ -7,6 +7,7 @@ Files are served as plain text or as downloads, never as HTML.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import sqlite3
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from evals.view.item import item_page
 from evals.view.leaderboard import LiveBoard, leaderboard_page, read_board
 from evals.view.links import ServerLinker
 from evals.view.listing import ListQuery
@@ -42,6 +44,10 @@ class Response:
     body: bytes | Path = b""
     content_type: str = HTML
     headers: dict[str, str] = field(default_factory=dict)
+
+
+def _safe_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text)[:120] or "sample"
 
 
 def _error(status: int, title: str, detail: str = "") -> Response:
@@ -99,10 +105,17 @@ class Viewer:
         if split.path in ("", "/"):
             return Response(200, index_page(self.runs, self.link, boards=bool(self.boards)).encode())
         if split.path == "/leaderboard":
-            return Response(200, leaderboard_page(self.leaderboard(params.get("of")), self.runs, self.link).encode())
+            chosen = [v for k, v in parse_qsl(split.query) if k == "run" and v in self.runs]
+            return Response(200, leaderboard_page(self.leaderboard(params.get("of"), chosen), self.runs, self.link,
+                                                  chosen).encode())
         if split.path == "/compare":
             chosen = [v for k, v in parse_qsl(split.query) if k == "run" and v in self.runs]
             return Response(200, compare_page(self.runs, self.link, self.wait_s, chosen).encode())
+        if split.path == "/item" and params.get("id"):
+            found = item_page(self.runs, self.link, params["id"])
+            if found is None:
+                raise NotFound(params["id"])
+            return Response(200, found.encode())
         if len(parts) < 3 or parts[1] != "runs" or parts[2] not in self.runs:
             return _error(404, "Not found", "No such page or run.")
         run = self.runs[parts[2]]
@@ -120,18 +133,33 @@ class Viewer:
                 return _error(404, "Not found", "Bad epoch.")
             lq = ListQuery.from_params({k[2:]: v for k, v in params.items() if k.startswith("l.")})
             return Response(200, sample_page(run, self.link, params["id"], epoch, lq).encode())
+        if rest == ["sample.json"] and params.get("id"):
+            return self._sample_json(run, params["id"])
         if rest[0] == "files":
             if rest[1:] in ([], [""]):
                 return Response(200, files_page(run, self.link).encode())
             return self._file(run, rest[1:])
         return _error(404, "Not found", "No such page.")
 
-    def leaderboard(self, name: str | None = None) -> dict | None:
+    @staticmethod
+    def _sample_json(run: RunHandle, sample_id: str) -> Response:
+        """One sample as JSON: its record and every stored result (all conditions and epochs, traces included)."""
+        sample = run.reader.samples([sample_id]).get(sample_id)
+        results = list(run.reader.results([sample_id]))
+        if sample is None and not results:
+            raise NotFound(sample_id)
+        body = {"sample": sample.model_dump(mode="json") if sample else None,
+                "results": [r.model_dump(mode="json") for r in results]}
+        return Response(200, json.dumps(body, indent=1, ensure_ascii=False).encode(), "application/json",
+                        {"Content-Disposition": f'attachment; filename="{_safe_name(sample_id)}.json"'})
+
+    def leaderboard(self, name: str | None = None, chosen: list[str] | None = None) -> dict | None:
         """The leaderboard of the parent directory ``name`` (default the first given), else one computed from the
-        runs when there are two or more."""
-        if self.boards:
+        runs (only the ``chosen`` run ids when given) when there are two or more."""
+        if self.boards and not chosen:
             return read_board(self.boards.get(name or "", next(iter(self.boards.values()))))
-        return self.live_board.get(self.runs) if len(self.runs) > 1 else None
+        runs = {rid: r for rid, r in self.runs.items() if not chosen or rid in chosen}
+        return self.live_board.get(runs) if len(runs) > 1 else None
 
     def _file(self, run: RunHandle, parts: list[str]) -> Response:
         """A file of the run directory, if it resolves (symlinks followed) to a file inside that directory."""

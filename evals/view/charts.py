@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from evals.analysis import TaskComparison
-from evals.report import signed_pct
+from evals.report import p_text, signed_pct
 from evals.view.markup import Safe, h, join
 
 GAIN, LOSE, FLAT = "#1a7f37", "#cf222e", "#6e7781"
@@ -69,7 +69,7 @@ def gap_chart(comparisons: list[TaskComparison], compared: list[str], width: int
             '<circle cx="{xm}" cy="{y}" r="5" fill="{c}"/>'
             '<text x="{vx}" y="{ty}" font-size="11" fill="{c}" font-weight="600">{v}</text></g>',
             tip=f"{label}: gap {signed_pct(g['gap'])} pts, 95% CI [{signed_pct(g['ci'][0])}, {signed_pct(g['ci'][1])}], "
-                f"gained {g['gained']}, lost {g['lost']}, n={g['n_paired']}, McNemar p={g['mcnemar_p']:.3g}",
+                f"gained {g['gained']}, lost {g['lost']}, n={g['n_paired']}, McNemar p={p_text(g['mcnemar_p'])}",
             lx=label_w - 8, ty=f"{y + 4:.1f}", label=label if len(label) <= 44 else label[:43] + "…", fw=700 if task == POOLED else 400, x0=f"{x(w0):.1f}", x1=f"{x(w1):.1f}",
             y=f"{y:.1f}", c=c, xm=f"{x(g['gap']):.1f}", vx=f"{x(hi) + 6:.1f}", v=signed_pct(g["gap"])))
     parts.append(h('<text x="{x}" y="12" font-size="11" fill="#656d76" text-anchor="middle">'

@@ -9,6 +9,7 @@ The server shows it at ``/leaderboard``: the leaderboard a parent directory of s
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -148,23 +149,41 @@ class LiveBoard:
         self._cached: tuple[object, dict[str, Any]] | None = None
 
     def get(self, runs: dict[str, Any]) -> dict[str, Any]:
-        stamp = tuple(r.reader.stamp() for r in runs.values())
+        """The board of ``runs`` (run id -> handle); a run that cannot be read (no spec yet, a broken store) is
+        left out and named in ``skipped``, never the whole page."""
+        stamp = tuple((rid, r.reader.stamp()) for rid, r in runs.items())
         with self._lock:
             if self._cached is None or self._cached[0] != stamp:
-                entries = [read_entry(r.dir) for r in runs.values()]
+                entries, skipped = [], []
+                for rid, r in runs.items():
+                    try:
+                        entries.append(read_entry(r.dir))
+                    except (ValueError, OSError, sqlite3.Error) as exc:
+                        skipped.append(f"{rid}: {exc}")
                 labels = unique_labels([e.model for e in entries], [e.run_dir for e in entries])
                 entries = [replace(e, label=lab) for e, lab in zip(entries, labels, strict=True)]
-                self._cached = (stamp, build_leaderboard(entries))
+                self._cached = (stamp, {**build_leaderboard(entries), "skipped": skipped})
             return self._cached[1]
 
 
-def leaderboard_page(board: dict[str, Any] | None, runs: dict[str, Any], link: Any) -> str:
-    """The viewer's page: ``board``, each model linked to its run page (matched by run directory)."""
+def run_picker(runs: dict[str, Any], chosen: list[str]) -> Safe:
+    """A form of one checkbox per run: the leaderboard of the runs ticked (``?run=ID`` repeated)."""
+    boxes = join(h('<label class="chip"><input type="checkbox" name="run" value="{v}"{c}> {n}</label>', v=rid,
+                   c=Safe(" checked") if not chosen or rid in chosen else "", n=r.name) for rid, r in runs.items())
+    return h('<form method="get" class="chips">{b} <button type="submit">show these runs</button></form>', b=boxes)
+
+
+def leaderboard_page(board: dict[str, Any] | None, runs: dict[str, Any], link: Any,
+                     chosen: list[str] | None = None) -> str:
+    """The viewer's page: ``board``, each model linked to its run page (matched by run directory); with the
+    server's linker a form to choose the runs (``chosen``: those ticked)."""
     crumbs = [("runs", link.index()), ("leaderboard", None)]
+    picker = run_picker(runs, chosen or []) if getattr(link, "dynamic", False) and len(runs) > 1 else esc("")
     if board is None:
-        return page("Leaderboard", h('<p class="note">A leaderboard needs two runs or a directory of several '
-                                     "models' runs.</p>"), crumbs)
+        return page("Leaderboard", join([picker, h('<p class="note">A leaderboard needs two runs or a directory of '
+                                                   "several models' runs.</p>")]), crumbs)
     by_dir = {str(r.dir): rid for rid, r in runs.items()}
     links = {m["label"]: link.run(by_dir[str(Path(m["run_dir"]).resolve())]) for m in board["models"]
              if str(Path(m["run_dir"]).resolve()) in by_dir}
-    return page("Leaderboard", leaderboard_body(board, links), crumbs)
+    skipped = join(h('<p class="note">left out: {s}</p>', s=s) for s in board.get("skipped") or [])
+    return page("Leaderboard", join([picker, skipped, leaderboard_body(board, links)]), crumbs)

@@ -51,6 +51,14 @@ class ServerLinker:
             params |= {f"l.{k}": v for k, v in q.params(page=1).items()}
         return f"/runs/{quote(rid, safe='')}/sample?" + urlencode(params)
 
+    def item(self, sample_id: str) -> str:
+        """The item across every run being viewed."""
+        return "/item?" + urlencode({"id": sample_id})
+
+    def sample_json(self, rid: str, sample_id: str) -> str:
+        """The sample and all its stored results (every condition and epoch, traces) as one JSON file."""
+        return f"/runs/{quote(rid, safe='')}/sample.json?" + urlencode({"id": sample_id})
+
 
 class ExportLinker:
     """Paths relative to the page being written (``here``, relative to the export root)."""

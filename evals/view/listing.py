@@ -1,7 +1,7 @@
 """Outcome classification, the sample list's query, and an in-memory index that filters, sorts and pages it.
 
-A row is one (sample, epoch) seen under a pair of conditions: the baseline (``intrinsic``) and a compared
-condition (``tools`` by default). Its outcome is decided by correctness exactly as ``evals.report.compare``
+A row is one (sample, epoch) seen under a pair of conditions: the baseline (``intrinsic``, or the run's
+``--baseline-condition``) and a compared condition (``tools`` by default). Its outcome is decided by correctness exactly as ``evals.report.compare``
 counts gained and lost samples: only when both conditions answered (an error is not an answer, so a row with an
 error has no outcome; an unparsable, hedged, truncated or blocked answer counts as not right). Answer statuses
 (hedged, unparsed, refused, truncated, blocked), parse failures, errors, a compared answer given without a tool call and one that disagrees with its
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evals.run_reader import Cell
+from evals.view.summary import conditions_of
 
 PAIR_OUTCOMES: dict[str, str] = {
     "gained": "gained with tools",
@@ -181,8 +182,9 @@ class RunIndex:
     """Every (sample, epoch) of a run with one ``Cell`` per condition; filters and pages in memory."""
 
     def __init__(self, cells: Iterable[tuple[str, int, str, str, Cell]], conditions: list[str],
-                 disagree: set[tuple[str, int, str]] | None = None) -> None:
-        """``disagree``: (sample id, epoch, condition) of answers that disagree with their tools."""
+                 disagree: set[tuple[str, int, str]] | None = None, baseline: str | None = None) -> None:
+        """``disagree``: (sample id, epoch, condition) of answers that disagree with their tools; ``baseline``:
+        the run's ``--baseline-condition`` (default intrinsic, else the first condition)."""
         self.by_key: dict[tuple[str, int], dict[str, Cell]] = {}
         self.disagree = disagree or set()
         self.task_of: dict[str, str] = {}
@@ -193,7 +195,7 @@ class RunIndex:
             if cond not in seen:
                 seen.append(cond)
         self.conditions = [c for c in conditions if c in seen] + [c for c in seen if c not in conditions]
-        self.baseline = "intrinsic" if "intrinsic" in self.conditions else (self.conditions or ["intrinsic"])[0]
+        self.baseline = conditions_of(set(self.conditions), self.conditions, baseline)[1]
         self.tasks = sorted(set(self.task_of.values()))
         self.families = sorted({family_of(t) for t in self.tasks})
         self._rows: dict[str, list[Row]] = {}

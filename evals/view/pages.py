@@ -168,7 +168,7 @@ def _spec_block(run: RunHandle, meta: dict[str, Any]) -> Safe:
 
 
 def _table_row(run: RunHandle, summary: Summary, comp: TaskComparison, link: Linker, pooled: bool = False) -> Safe:
-    n = max((s.n for s in comp.conditions.values()), default=0)
+    n = max((s.items or s.n for s in comp.conditions.values()), default=0)
     cells = [h('<td class="num">{v}</td>', v=acc_cell(comp.conditions.get(c), compared=c != summary.baseline))
              for c in summary.conditions]
     for c in summary.compared:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evals.report import pct, signed_pct
+from evals.report import p_text, pct, signed_pct
 from evals.view.markup import Safe, esc, h, join
 
 
@@ -36,7 +36,7 @@ def baseline_run_table(rows: list[dict[str, Any]] | None, baseline_dir: str | No
         return esc("")
     lines = [[r["task"], r["condition"], r["n_paired"], pct(r["baseline_accuracy"]), pct(r["accuracy"]),
               f"{signed_pct(r['gap'])} [{signed_pct(r['ci'][0])}, {signed_pct(r['ci'][1])}]",
-              "–" if r["mcnemar_p"] is None else f"{r['mcnemar_p']:.3g}", r["right_to_wrong"], r["wrong_to_right"]] for r in rows]
+              "–" if r["mcnemar_p"] is None else p_text(r["mcnemar_p"]), r["right_to_wrong"], r["wrong_to_right"]] for r in rows]
     return h("<h2>Against baseline run <span class=\"sub\">{d}</span></h2>{t}", d=baseline_dir or "", t=_grid(
         ["task", "condition", "n paired", "baseline acc %", "this run acc %", "difference pts [95 % CI]",
          "McNemar p", "right→wrong", "wrong→right"], lines))

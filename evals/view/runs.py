@@ -8,9 +8,16 @@ from collections import OrderedDict
 from pathlib import Path
 
 from evals import fidelity
+from evals.report import report_baseline
 from evals.run_reader import RunReader, StoredSpec, is_run_dir
 from evals.view.listing import RunIndex
-from evals.view.summary import Publish, Summary, SummaryCache, from_results_json, summarise_run
+from evals.view.summary import (
+    Publish,
+    Summary,
+    SummaryCache,
+    from_results_json,
+    summarise_run,
+)
 
 SEARCH_CACHE = 16
 
@@ -46,7 +53,8 @@ class RunHandle:
         conditions = self.conditions()
         with self._index_lock:
             if self._index is None or self._index[0] != stamp:
-                self._index = (stamp, RunIndex(self.reader.cells(), conditions, self._disagreeing()))
+                self._index = (stamp, RunIndex(self.reader.cells(), conditions, self._disagreeing(),
+                                                   report_baseline(self.dir)))
             return self._index[1]
 
     def _disagreeing(self) -> set[tuple[str, int, str]]:
@@ -81,21 +89,29 @@ class RunHandle:
             if ready is not None:
                 return ready
             return summarise_run(list(self.reader.results(bodies=False)), conditions, publish,
-                                 self.reader.samples(self.reader.tool_result_ids()))
+                                 self.reader.samples(self.reader.tool_result_ids()),
+                                 report_baseline(self.dir))
 
         summary, busy = self._summary.get(self.reader.stamp(), compute, wait_s)
         return summary, busy, self._summary.error
 
 
 def find_runs(paths: list[Path]) -> list[Path]:
-    """Run directories among ``paths``: each path is a run directory or a folder whose children are (each
-    directory once, in the order given)."""
+    """Run directories among ``paths``: each path is a run directory or a folder whose children are, or hold
+    runs one level down (a several-model run's parent inside ``runs/``); each directory once, in order."""
     out: list[Path] = []
     for p in paths:
-        found = [p] if is_run_dir(p) else sorted(c for c in p.iterdir() if c.is_dir() and is_run_dir(c)) \
+        found = [p] if is_run_dir(p) else [run for c in sorted(p.iterdir()) if c.is_dir() for run in _runs_in(c)] \
             if p.is_dir() else []
         out += [d for d in found if d.resolve() not in {o.resolve() for o in out}]
     return out
+
+
+def _runs_in(folder: Path) -> list[Path]:
+    """``folder`` when it is a run, else its children that are (a several-model parent)."""
+    if is_run_dir(folder):
+        return [folder]
+    return sorted(c for c in folder.iterdir() if c.is_dir() and is_run_dir(c))
 
 
 def make_handles(run_dirs: list[Path]) -> dict[str, RunHandle]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from evals.records import SampleResult
-from evals.view.links import SiteLinker
+from evals.view.links import ServerLinker, SiteLinker
 from evals.view.listing import ANSWER_FLAGS, OUTCOMES, ListQuery, Row, classify, family_of
 from evals.view.markup import Safe, esc, fmt_num, fmt_secs, fmt_value, h, join, page
 from evals.view.runs import RunHandle
@@ -227,6 +227,9 @@ def sample_page(run: RunHandle, link: SiteLinker, sample_id: str, epoch: int, lq
                    else h('<span class="muted">{p} of {t}</span>', p=f"{pos:,}", t=f"{total:,}"))
         nav.append(h('<a href="{u}" data-key="next">next ›</a>', u=link.sample(run.rid, nxt.sample_id, nxt.epoch, lq))
                    if nxt else h('<span class="muted">next ›</span>'))
+    if isinstance(link, ServerLinker):  # the static export has no JSON route
+        nav.append(h('<a href="{u}" download>JSON</a>', u=link.sample_json(run.rid, sample_id)))
+        nav.append(h('<a href="{u}">across runs</a>', u=link.item(sample_id)))
     epochs = sorted({r.epoch for r in stored})
     if len(epochs) > 1:
         nav.append(join(h('<a href="{u}">epoch {e}</a>', u=link.sample(run.rid, sample_id, e, lq)) if e != epoch

@@ -44,19 +44,23 @@ class Summary:
         return [c for c in self.conditions if c != self.baseline]
 
 
-def conditions_of(present: set[str], conditions: list[str]) -> tuple[list[str], str]:
-    """The spec's conditions among those ``present`` in the results (then any others) and the baseline."""
+def conditions_of(present: set[str], conditions: list[str], named: str | None = None) -> tuple[list[str], str]:
+    """The spec's conditions among those ``present`` in the results (then any others) and the baseline: ``named``
+    (the run's ``--baseline-condition``) when present, else intrinsic, else the first."""
     conds = [c for c in conditions if c in present] + sorted(present - set(conditions))
+    if named in conds:
+        return conds, str(named)
     baseline = BASELINE_CONDITION if BASELINE_CONDITION in conds else (conds or [BASELINE_CONDITION])[0]
     return conds, baseline
 
 
 def summarise_run(results: list[SampleResult], conditions: list[str], publish: Publish | None = None,
-                  samples: Mapping[str, Sample] | None = None) -> Summary:
-    """The table first (published at once when ``publish`` is given), then the pooled row and breakdowns;
-    ``samples`` (by id) let tool-result fidelity read option answers."""
+                  samples: Mapping[str, Sample] | None = None, baseline: str | None = None) -> Summary:
+    """The table first (published at once when ``publish`` is given), then the pooled row and breakdowns, gaps
+    against ``baseline`` (default: :func:`conditions_of`'s); ``samples`` (by id) let tool-result fidelity read
+    option answers."""
     t0 = time.perf_counter()
-    conds, baseline = conditions_of({r.condition for r in results}, conditions)
+    conds, baseline = conditions_of({r.condition for r in results}, conditions, baseline)
     table = compare(results, conds, baseline, samples=samples)
     if publish is not None:
         publish(Summary(conds, baseline, table, complete=False, n_results=len(results),
@@ -74,7 +78,8 @@ def from_report(report: dict[str, Any], conditions: list[str]) -> Summary:
     tasks = [TaskComparison.model_validate(t) for t in report["tasks"]]
     many = len(tasks) > 1
     pooled = TaskComparison.model_validate(report["overall"]) if report.get("overall") and many else None
-    conds, baseline = conditions_of({c for t in tasks for c in t.conditions}, conditions)
+    conds, baseline = conditions_of({c for t in tasks for c in t.conditions}, conditions,
+                                    (report.get("meta") or {}).get("baseline_condition"))
     return Summary(conds, baseline, tasks, pooled, dict(report.get("breakdowns") or {}) if many else {},
                    n_results=sum(s.n + s.not_applicable for t in tasks for s in t.conditions.values()),
                    source="results.json", meta=dict(report.get("meta") or {}),

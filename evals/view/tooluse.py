@@ -53,7 +53,9 @@ def _block(run: RunHandle, summary: Summary, comp: TaskComparison, condition: st
     no_tool = link.samples(run.rid, ListQuery(task=task, outcome="no_tool_call", vs=condition))
     disagrees = link.samples(run.rid, ListQuery(task=task, outcome="disagrees", vs=condition))
     f = u.fidelity
-    used = f"{u.used_tools}/{u.n} ({pct(u.used_share)} %)" if u.n else "–"
+    used = (f"{u.used_tools}/{u.n} ({pct(u.used_share)} %)" if u.n else "–") + (
+        f"; {u.unknown_tool_calls} calls to tools not offered, in {u.samples_with_unknown_calls} samples (apart)"
+        if u.unknown_tool_calls else "")
     fidelity = h("{d} of {c} checked{s}{nc}", d=_count(f.disagree, disagrees), c=f.checked,
                  s=f" ({pct(f.share)} %)" if f.share is not None else "",
                  nc=f" ({f.not_comparable} not comparable)" if f.not_comparable else "")
@@ -68,7 +70,7 @@ def _block(run: RunHandle, summary: Summary, comp: TaskComparison, condition: st
 
 
 NOTE = ("Tool conditions: their model calls were offered tools (or their name starts with tools). Called a tool: at "
-        "least one tool call executed. Pairs: the same sample and epoch answered in both conditions; samples whose "
+        "least one executed call to a tool the sample was offered (calls to other names are counted apart). Pairs: the same sample and epoch answered in both conditions; samples whose "
         "model call failed never enter. Disagrees with its tools: an answer that parsed, after a tool call that "
         "succeeded, matching no value the tools returned (numbers within 1 % or 0.5, texts ignoring case and "
         "spaces, options by their text); not comparable when no result is JSON or none has the answer's kind.")

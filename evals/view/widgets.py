@@ -7,7 +7,7 @@ from typing import Any
 
 from evals.analysis import ConditionSummary
 from evals.records import SampleResult
-from evals.report import pct, signed_pct
+from evals.report import interval_text, p_text, pct
 from evals.view.charts import GAIN, LOSE, gap_colour
 from evals.view.listing import OUTCOMES, Cell
 from evals.view.markup import Safe, esc, fmt_num, h
@@ -44,7 +44,7 @@ def acc_cell(s: ConditionSummary | dict[str, Any] | None, detail: bool = True, c
     if not detail or summary is None:
         return main
     s = summary
-    bits = [f"{s.correct}/{s.n}"]
+    bits = [f"{s.correct}/{s.n}" if s.items in (0, s.n) else f"{s.items} items · {s.correct}/{s.n} answers"]
     if abs(s.mean_score - s.accuracy) > 1e-12:
         bits.append(f"score {s.mean_score:.3f}")
     if s.error_summary:
@@ -81,12 +81,11 @@ def gap_cell(g: dict | None) -> Safe:
     has_ci = all(_finite(x) for x in ci)
     colour = gap_colour(ci[0], ci[1]) if has_ci else ""
     cls = {GAIN: "pos", LOSE: "neg"}.get(colour, "")
-    interval = h('<span class="muted small">[{lo}, {hi}]</span>', lo=signed_pct(ci[0]), hi=signed_pct(ci[1])) \
-        if has_ci else esc("")
+    point, interval = interval_text(g["gap"], ci[0], ci[1]).split(" ", 1)  # as every table prints it
     p, usd = g.get("mcnemar_p"), g.get("cost_per_gained_usd")
-    return h('<span class="{c}">{g}</span> {ci}<div class="muted small">n={n}{p}{u}</div>', c=cls,
-             g=signed_pct(g["gap"]), ci=interval, n=g["n_paired"], p=f" · McNemar p={p:.3g}" if _finite(p) else "",
-             u=f" · ${usd:.4g}/answer gained" if _finite(usd) else "")
+    return h('<span class="{c}">{g}</span> <span class="muted small">{ci}</span><div class="muted small">n={n}{p}{u}'
+             '</div>', c=cls, g=point, ci=interval, n=g["n_paired"],
+             p=f" · McNemar p={p_text(p)}" if _finite(p) else "", u=f" · ${usd:.4g}/answer gained" if _finite(usd) else "")
 
 
 def verdict(r: SampleResult | Cell | None) -> tuple[str, str, str]:

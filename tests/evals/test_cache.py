@@ -106,5 +106,8 @@ def test_second_run_is_served_from_the_cache(tmp_path: Path, monkeypatch: pytest
         assert all(e.cache_hit for e in models_b) and b[k].cache_hits == len(models_b)
         assert not any(e.cache_hit for e in a[k].trace if e.kind == "model_call")
         assert a[k].cost_usd > 0 and b[k].cost_usd == 0.0  # cache hits cost nothing
+    meta_a, meta_b = (json.loads((tmp_path / n / "results.json").read_text())["meta"] for n in ("a", "b"))
+    assert meta_a["cache_saved_usd"] == 0.0 and meta_b["cost_usd"] == 0.0
+    assert meta_b["cache_saved_usd"] == pytest.approx(sum(r.cost_usd for r in a.values()), abs=1e-6)  # what b avoided
     intrinsic = next(r for k, r in a.items() if k[1] == "intrinsic")
     assert intrinsic.cost_usd == pytest.approx((100 * 1.0 + 10 * 2.0) / 1e6)

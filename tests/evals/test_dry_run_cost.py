@@ -107,3 +107,35 @@ def test_max_cost_stops_the_run_and_resume_continues_it(tmp_path: Path, capsys: 
     assert main(["--resume", str(run), *common]) == 0  # no cap: the rest
     results = list(RunReader(run).results(with_trace=False))
     assert len(results) == 2 * LIMIT and sum(r.cost_usd or 0 for r in results) == 7.0 * 2 * LIMIT
+
+
+def test_dry_run_with_a_pilot_gives_typical_figures_from_its_real_use(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    pilot = tmp_path / "pilot"
+    assert main(["--model", MODEL, "--tasks", TASK, "--limit", "3", "--no-cache", "--output", str(pilot)]) == 0
+    real = list(RunReader(pilot).results(with_trace=False))
+    capsys.readouterr()
+    # the full run would be 6 items: twice the pilot's 3; the typical figure is its mean per answer × 6
+    assert main(["--model", MODEL, "--tasks", TASK, "--limit", "6", "--output", str(tmp_path / "run"), "--dry-run",
+                 "--pilot", str(pilot)]) == 0
+    out = capsys.readouterr().out
+    assert "ceiling" in out and f"Typical, from the pilot run {pilot}" in " ".join(out.split())
+    for condition in ("intrinsic", "tools"):
+        mine = [r for r in real if r.condition == condition]
+        rows = [line.split() for line in out.split("Typical")[1].splitlines() if f" {condition} " in f" {line} "]
+        items, measured, tokens_in, tokens_out = rows[0][-6:-2]
+        assert (items, measured) == ("6", "6")
+        assert int(tokens_in.replace(",", "")) == round(6 * sum(r.input_tokens for r in mine) / len(mine))
+        assert int(tokens_out.replace(",", "")) == round(6 * sum(r.output_tokens for r in mine) / len(mine))
+    assert not (tmp_path / "run").exists()
+    # the real 6-item run spends within 2x of the typical figure
+    assert main(["--model", MODEL, "--tasks", TASK, "--limit", "6", "--no-cache", "--output", str(tmp_path / "run")]) == 0
+    full = list(RunReader(tmp_path / "run").results(with_trace=False))
+    typical_in = sum(int(line.split()[-4].replace(",", "")) for line in out.split("Typical")[1].splitlines()
+                     if MODEL in line)
+    assert 0.5 <= sum(r.input_tokens for r in full) / typical_in <= 2.0
+
+
+def test_a_pilot_that_is_not_a_run_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--model", MODEL, "--tasks", TASK, "--limit", "2", "--dry-run", "--pilot", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == f"error: --pilot {tmp_path}: no run store there (run.sqlite)"

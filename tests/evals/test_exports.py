@@ -15,7 +15,7 @@ from evals.compare import main
 from evals.export import COLUMNS, flat_row
 from evals.pricing import PriceTable
 from evals.records import SampleResult
-from evals.runner import _cost
+from evals.runner import trace_cost
 from tasks import get_task
 from tasks.records import Score
 
@@ -59,9 +59,9 @@ def test_csv_and_parquet_columns_through_a_real_client(tmp_path: Path, monkeypat
 
 def test_cost_is_unknown_for_an_unpriced_model_even_without_a_call() -> None:
     prices = PriceTable()
-    assert _cost([], "openai-compatible/x", prices) is None  # was 0.0: a failure before any call looked free
-    assert _cost([], "local/qwen", prices) == 0.0  # a free model is known to cost nothing
-    assert _cost([ModelCallEvent(id="1", input_tokens=10, output_tokens=10)], "openai-compatible/x", prices) is None
+    assert trace_cost([], "openai-compatible/x", prices) is None  # was 0.0: a failure before any call looked free
+    assert trace_cost([], "local/qwen", prices) == 0.0  # a free model is known to cost nothing
+    assert trace_cost([ModelCallEvent(id="1", input_tokens=10, output_tokens=10)], "openai-compatible/x", prices) is None
 
 
 def test_finish_reason_is_read_from_the_last_model_call_when_recorded() -> None:

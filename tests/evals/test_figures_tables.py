@@ -1,4 +1,4 @@
-"""Figures (SVG, PNG) and tables (Markdown, LaTeX booktabs) written with every run, from a scripted run through
+"""Figures (SVG, PNG, PDF) and tables (Markdown, LaTeX booktabs) written with every run, from a scripted run through
 the CLI: the files exist, parse, and hold the run's numbers (accuracies counted here from the prompts)."""
 
 from __future__ import annotations
@@ -36,6 +36,12 @@ def _expected(run_dir: Path) -> dict[str, str]:
     return {"n": str(n), "intrinsic": f"{100 * (n - south) / n:.1f}", "tools": "100.0", "gap": f"{100 * south / n:+.1f}"}
 
 
+def plain(cell: str) -> str:
+    """A LaTeX cell as the Markdown cell's text: the stacked value and interval on one line, math minus a hyphen."""
+    cell = re.sub(r"\\begin\{tabular\}\[t\]\{@\{\}[lr]@\{\}\}|\\end\{tabular\}", "", cell.strip())
+    return cell.replace(" \\\\ ", " ").replace("{", "").replace("}", "").replace("$-$", "-").strip()
+
+
 def _svg_texts(path: Path) -> list[str]:
     root = ET.parse(path).getroot()
     assert root.tag.endswith("svg")
@@ -53,19 +59,21 @@ def test_tables_hold_the_runs_numbers_in_markdown_and_latex(run: Path) -> None:
     report = json.loads((run / "results.json").read_text())
     gap = report["tasks"][0]["gap"]["tools"]
     assert cells[4] == f"{100 * gap['gap']:+.1f} [{100 * gap['ci'][0]:+.1f}, {100 * gap['ci'][1]:+.1f}]"
-    assert cells[5] == f"{gap['mcnemar_p']:.3g}"
+    assert cells[5] == f"{gap['mcnemar_p']:.2g}"
     tex = (run / "tables" / "per_task.tex").read_text()
     for rule in ("\\toprule", "\\midrule", "\\bottomrule", "\\begin{tabular}", "\\end{tabular}", "\\caption{"):
         assert rule in tex
     [tex_row] = [line for line in tex.splitlines() if line.strip().startswith(TASK)]
-    tex_cells = [c.strip() for c in tex_row.rstrip().removesuffix("\\\\").split("&")]
+    tex_cells = [plain(c) for c in tex_row.rstrip().removesuffix("\\\\").split("&")]
     assert tex_cells[1:5] == cells[1:5]
-    assert "%" not in tex.replace("\\%", "")  # every percent sign escaped
+    body = "\n".join(line for line in tex.splitlines() if not line.startswith("% "))  # the one comment line
+    assert tex.startswith("% needs \\usepackage{booktabs}") and "%" not in body.replace("\\%", "")  # escaped
 
 
 def test_latex_and_markdown_escape_what_would_break_them() -> None:
     tex = latex(["task", "share"], [["a_b & c", "50% – #1"]], caption="x_y")
     assert "a\\_b \\& c" in tex and "50\\% -- \\#1" in tex and "\\caption{x\\_y}" in tex
+    assert "$-$3.0" in latex(["x", "gap"], [["a", "-3.0 [-5.0, -1.0]"]]) and "{lr}" in latex(["x", "n"], [["a-b", "3"]])
     assert "a \\| b" in markdown(["t"], [["a | b"]])
 
 
@@ -74,6 +82,7 @@ def test_figures_are_svg_and_png_with_the_runs_labels(run: Path) -> None:
     figures = run / "figures"
     for name in ("gap_forest", "accuracy_by_region", "tool_use"):
         assert (figures / f"{name}.png").read_bytes()[:8] == PNG, name
+        assert (figures / f"{name}.pdf").read_bytes()[:5] == b"%PDF-", name
         assert _svg_texts(figures / f"{name}.svg"), name
     want = _expected(run)
     assert TASK in _svg_texts(figures / "gap_forest.svg") and want["gap"] in _svg_texts(figures / "gap_forest.svg")
@@ -115,6 +124,7 @@ def test_paper_tables_are_written_with_the_suites_cells(run: Path, tmp_path: Pat
         assert cells[header.index("Dist.")] == want[condition]  # the only task this run answered
         assert cells[header.index("Bearing")] == "–"
     tex = (tmp_path / "paper.tex").read_text()
-    assert tex.count("\\toprule") == tex.count("\\bottomrule") == len(report["paper_tables"]["tables"])
-    rows = [[c.strip() for c in line.removesuffix("\\\\").split("&")] for line in tex.splitlines() if "&" in line]
+    assert tex.count("\\toprule") == tex.count("\\bottomrule") >= len(report["paper_tables"]["tables"])
+    assert tex.count("\\label{") == len(report["paper_tables"]["tables"])
+    rows = [[plain(c) for c in line.removesuffix("\\\\").split("&")] for line in tex.splitlines() if "&" in line]
     assert any(r[0] == "intrinsic" and want["intrinsic"] in r for r in rows)

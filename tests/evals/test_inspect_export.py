@@ -62,6 +62,14 @@ def test_every_condition_becomes_an_inspect_log_that_inspect_reads_back(tmp_path
         for s in log.samples:
             r = mine[(s.id, s.epoch)]
             assert s.output.completion == r.final_text
+            kinds = [e.event for e in s.events if e.event in ("model", "tool")]  # the transcript tab's trace
+            assert kinds == ["model" if e.kind == "model_call" else "tool" for e in r.trace] and kinds
+            tools = [e for e in s.events if e.event == "tool"]
+            assert [(t.function, t.arguments, t.result) for t in tools] == [
+                (e.tool, e.args, e.result) for e in r.trace if e.kind == "tool_call"]
+            models = [e for e in s.events if e.event == "model"]
+            assert all(m.model == r.model for m in models)
+            assert [bool(m.tools) for m in models] == [bool(e.tools_offered) for e in r.trace if e.kind == "model_call"]
             assert [m.role for m in s.input] == ["system", "user"]
             if r.status == "error":
                 assert s.error is not None and "scripted failure" in s.error.message and s.scores is None

@@ -17,6 +17,7 @@ from evals.compare import main
 from evals.view.app import Viewer
 from evals.view.export import export
 from evals.view.leaderboard import find_boards
+from evals.view.links import ServerLinker
 from evals.view.runs import find_runs
 from evals.view.server import serve_in_thread
 
@@ -127,3 +128,39 @@ def test_parent_report_and_export_show_the_same_leaderboard(page, site) -> None:
     pg.goto(site["export"].resolve().as_uri())
     pg.get_by_role("link", name="Leaderboard →").click()
     check_board(pg, site["board"])
+
+
+def test_nested_runs_a_chosen_leaderboard_and_one_item_across_models(page, site) -> None:
+    """``python -m evals.view`` on the folder above the parent finds both models' runs one level down; the
+    leaderboard of the two runs chosen by their checkboxes; one item across both models."""
+    pg = page
+    root = site["parent"].parent
+    runs = find_runs([root])
+    assert len(runs) == 2 and {r.parent for r in runs} == {site["parent"]}
+    viewer = Viewer(runs)
+    server, url = serve_in_thread(viewer)
+    try:
+        pg.goto(url)
+        pg.screenshot(path=str(ARTIFACTS / "nested-runs.png"), full_page=True)
+        for rid in viewer.runs:
+            assert pg.locator(f'a[href="{ServerLinker().run(rid)}"]').count() >= 1, rid
+        pg.goto(url.rstrip("/") + "/leaderboard")
+        boxes = pg.locator('form input[name="run"]')
+        assert boxes.count() == 2
+        pg.get_by_role("button", name="show these runs").click()
+        pg.wait_for_url("**/leaderboard?run=*")
+        check_board(pg, site["board"])
+        pg.screenshot(path=str(ARTIFACTS / "leaderboard-chosen.png"), full_page=True)
+        rid = next(iter(viewer.runs))
+        sid, epoch = next(iter(viewer.runs[rid].index().by_key))
+        pg.goto(url.rstrip("/") + ServerLinker().sample(rid, sid, epoch))
+        pg.get_by_role("link", name="across runs").click()
+        pg.wait_for_url("**/item?id=*")
+        rows = pg.locator("table.grid tbody tr")
+        assert rows.count() == 2 * 2  # two models × two conditions, one epoch
+        text = pg.locator("table.grid").inner_text()
+        assert "intrinsic" in text and "tools" in text
+        pg.screenshot(path=str(ARTIFACTS / "item-across-models.png"), full_page=True)
+        assert not pg.errors, pg.errors
+    finally:
+        server.shutdown()

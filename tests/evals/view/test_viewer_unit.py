@@ -3,7 +3,9 @@ the static export's links, and the server's binding and Host check."""
 
 from __future__ import annotations
 
+import html
 import http.client
+import json
 import os
 import re
 import shutil
@@ -23,6 +25,7 @@ from evals.store import RunStore
 from evals.view.__main__ import main
 from evals.view.app import Viewer
 from evals.view.export import export
+from evals.view.links import ServerLinker
 from evals.view.listing import Cell, ListQuery, Row, RunIndex, classify
 from evals.view.markup import JS, Safe, esc, h
 from evals.view.runs import find_runs
@@ -132,9 +135,9 @@ def test_every_page_of_a_run_full_of_markup_shows_it_as_text(tmp_path: Path) -> 
     targets += [base + "samples?" + q for q in ("outcome=gained", "outcome=error", "outcome=parse_failure",
                                                  "q=script", "sort=-latency", "vs=" + EVIL)]
     index = run.index()
-    from evals.view.links import ServerLinker
 
     targets += [ServerLinker().sample(run.rid, sid, ep, ListQuery(outcome="lost")) for sid, ep in index.by_key]
+    targets += [ServerLinker().item(sid) for sid, _ in index.by_key]
     for t in targets:
         r = viewer.handle(t)
         assert r.status == 200, (t, r.status)
@@ -398,9 +401,14 @@ def test_cli_refuses_missing_or_empty_directories(tmp_path: Path, capsys) -> Non
     assert "no run directory" in capsys.readouterr().err
 
 
-def test_a_folder_of_runs_is_expanded_and_run_ids_are_unique(fixture_run) -> None:
+def test_a_folder_of_runs_is_expanded_and_run_ids_are_unique(fixture_run, tmp_path: Path) -> None:
     run_dir, _ = fixture_run
     assert find_runs([run_dir.parent]) == [run_dir]
+    parent = tmp_path / "runs" / "board"  # a several-model run's parent, one level down in runs/
+    parent.mkdir(parents=True)
+    (parent / "m1").symlink_to(run_dir, target_is_directory=True)
+    (tmp_path / "runs" / "empty").mkdir()
+    assert find_runs([tmp_path / "runs"]) == [parent / "m1"]
     viewer = Viewer([run_dir, run_dir])
     assert sorted(viewer.runs) == ["run", "run-2"]
     assert os.path.samefile(viewer.runs["run"].dir, run_dir)
@@ -446,3 +454,53 @@ def test_secrets_in_stored_text_are_masked(tmp_path: Path, monkeypatch) -> None:
     store.close()
     html = Viewer([tmp_path / "run"]).handle("/runs/run/sample?id=t.x%2Ftest%2F0").body.decode()
     assert "401 for key" in html and "hunter2hunter2" not in html and "sk-abcdefghijklmnop1234" not in html
+
+
+def test_a_sample_exports_as_json_with_every_condition_and_its_trace(fixture_run) -> None:
+    run_dir, _ = fixture_run
+    viewer = Viewer([run_dir])
+    run = next(iter(viewer.runs.values()))
+    sid, epoch = next(iter(run.index().by_key))
+    page_html = viewer.handle(ServerLinker().sample(run.rid, sid, epoch)).body.decode()
+    url = ServerLinker().sample_json(run.rid, sid)
+    assert html.escape(url) in page_html
+    r = viewer.handle(url)
+    assert r.status == 200 and r.content_type == "application/json"
+    data = json.loads(r.body)
+    stored = [x for x in RunReader(run_dir).results([sid])]
+    assert data["sample"]["id"] == sid
+    assert [(x["condition"], x["epoch"]) for x in data["results"]] == [(x.condition, x.epoch) for x in stored]
+    assert sum(len(x["trace"]) for x in data["results"]) == sum(len(x.trace) for x in stored) > 0
+    assert viewer.handle(ServerLinker().sample_json(run.rid, "no/such/id")).status == 404
+
+
+def test_the_leaderboard_takes_chosen_runs_and_survives_an_odd_one(fixture_run, tmp_path: Path) -> None:
+    run_dir, _ = fixture_run
+    odd = tmp_path / "odd"
+    RunStore(odd).close()  # a store with no spec yet: it cannot join a leaderboard
+    viewer = Viewer([run_dir, run_dir, odd])
+    assert sorted(viewer.runs) == ["odd", "run", "run-2"]
+    page_html = viewer.handle("/leaderboard").body.decode()
+    assert 'name="run" value="odd"' in page_html and "left out: odd: " in page_html
+    assert viewer.leaderboard()["skipped"] and len(viewer.leaderboard()["models"]) == 2
+    chosen = viewer.handle("/leaderboard?run=run&run=odd").body.decode()
+    assert "left out: odd: " in chosen  # the odd run chosen is named, the other shown
+    assert 'value="run" checked' in chosen and 'value="run-2">' in chosen  # run-2 not ticked
+    both = viewer.leaderboard(chosen=["run", "run-2"])
+    assert both is not None and not both["skipped"] and len(both["models"]) == 2
+
+
+def test_one_item_across_runs_lists_every_runs_answers(fixture_run) -> None:
+    run_dir, _ = fixture_run
+    viewer = Viewer([run_dir, run_dir])
+    run = viewer.runs["run"]
+    sid, epoch = next(iter(run.index().by_key))
+    assert html.escape(ServerLinker().item(sid)) in viewer.handle(ServerLinker().sample(run.rid, sid, epoch)).body.decode()
+    r = viewer.handle(ServerLinker().item(sid))
+    assert r.status == 200
+    page_html = r.body.decode()
+    stored = list(RunReader(run_dir).results([sid], with_trace=False))
+    assert page_html.count("<tr><td><a href=") == 2 * len(stored)  # every answer of both runs
+    for rid in ("run", "run-2"):
+        assert html.escape(ServerLinker().sample(rid, sid, stored[0].epoch)) in page_html
+    assert viewer.handle(ServerLinker().item("no/such/id")).status == 404
