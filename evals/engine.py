@@ -23,7 +23,14 @@ from evals.cost import check_max_cost
 from evals.estimate import planned
 from evals.executors import Executor, ExecutorUnavailable, make_executor
 from evals.options import RunConfig, UsageError
-from evals.prepare import Prepared, baseline_condition, build_work, check_measurable, check_run_options, prepare
+from evals.prepare import (
+    Prepared,
+    baseline_condition,
+    build_work,
+    check_measurable,
+    check_run_options,
+    prepare,
+)
 from evals.records import RunSpec
 from evals.run import EXIT_FAILED, EXIT_USAGE, RunFailed, answer, report
 from evals.runner import pending_count
