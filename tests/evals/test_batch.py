@@ -24,7 +24,7 @@ from evals.runner import run_all
 from evals.store import RunStore
 from tasks import get_task
 
-MODEL = "openai/gpt-test"
+MODEL = "openai/gpt-4.1-mini"  # a chat-completions model (agents/data/models.toml): the stand-in speaks that API
 CLAUDE = "anthropic/claude-test"
 PRICES = PriceTable({MODEL: Price(input=2.0, output=8.0), CLAUDE: Price(input=3.0, output=15.0)})
 

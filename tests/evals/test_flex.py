@@ -14,7 +14,7 @@ from evals.compare import main
 from evals.run_reader import RunReader
 from tasks import get_task
 
-MODEL = "openai/gpt-test"
+MODEL = "openai/gpt-4.1-mini"  # a chat-completions model (agents/data/models.toml): the stand-in speaks that API
 
 
 class FlexWorld:
