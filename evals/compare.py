@@ -190,7 +190,8 @@ def run_config(cfg: RunConfig, console: Console, out: Console) -> int:
         if todo:
             try:
                 answer(run, conditions, todo, executor, console, tool_call_parser=cfg.tool_call_parser,
-                       serve_args=vllm_args, max_cost=cfg.max_cost, local_slots=cfg.local_slots)
+                       serve_args=vllm_args, max_cost=cfg.max_cost, local_slots=cfg.local_slots,
+                       local_threads=cfg.local_threads)
             except RunFailed as exc:
                 return fail(str(exc), exc.code) if str(exc) else exc.code
         failed = report(run, time.time() - t0, out, console, compare_paper=bool(cfg.compare_paper))
