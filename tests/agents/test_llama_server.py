@@ -178,10 +178,10 @@ def test_local_threads_reach_the_server_and_only_for_local_models(tmp_path: Path
             started.append(self)
             raise LocalModelUnavailable("not started in this test")
 
-    with patch("agents.local_model.LocalModelServer", Recorded), pytest.raises(ServerUnavailable):
-        with PROVIDERS.get("local").serve("qwen2.5-coder-1.5b", None, log_path=tmp_path / "server.log",
-                                          tool_call_parser=None, say=said.append, slots=3, threads=2):
-            pass
+    with (patch("agents.local_model.LocalModelServer", Recorded), pytest.raises(ServerUnavailable),
+          PROVIDERS.get("local").serve("qwen2.5-coder-1.5b", None, log_path=tmp_path / "server.log",
+                                       tool_call_parser=None, say=said.append, slots=3, threads=2)):
+        pass
     assert (started[0].slots, started[0].threads) == (3, 2)
     assert said == ["starting the embedded model server (3 slots, 2 threads: --local-threads) …"]
 
