@@ -311,7 +311,7 @@ class Local(OpenAICompatible):
 
         slots = slots or default_slots()
         threads, why = (threads, "--local-threads") if threads else thread_policy()
-        say(f"starting the embedded model server ({slots} slots, {threads} threads: {why}) …")
+        say(f"starting the embedded model server ({slots} slots, {threads} thread{'s' * (threads != 1)}: {why}) …")
         with ExitStack() as stack:
             try:
                 server = stack.enter_context(LocalModelServer(name, slots=slots, threads=threads, log_path=log_path))
