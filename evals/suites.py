@@ -21,13 +21,13 @@ DEFAULT_SUITE: dict[str, int] = {
     # tasks a built-in tool answers (geodesy, timezone, geometry, network) and whose intrinsic reply the 1.5B
     # embedded model finishes within the answer budget: gpsbench.distance is left out, its intrinsic replies ran
     # past 512 tokens on 9 of 9 real 1.5B replies (tests/tasks/real_replies.jsonl); gpsbench.place_association and
-    # gtr.next_spot too (issue 36: the tools agent called no tool there, so they said nothing about tools).
+    # gtr.next_spot too (issue 36: the tools agent called no tool there, so they said nothing about tools), and
+    # geotemp.time_time_place (0/5 with tools in benchmarks/README.md, benchmark 7: malformed convert_time calls).
     # STBench in its paper's completion style ("Answer: Option ("), whose intrinsic reply is the option itself.
     # docs/first-run.md has the table of why each task is here.
-    "gpsbench.bearing": 3,
+    "gpsbench.bearing": 4,
     "geotemp.time_place": 3,
-    "geotemp.time_time_place": 2,
-    "stbench.direction.completion": 3,
+    "stbench.direction.completion": 4,
     "stbench.point_region.completion": 2,
     "gtr.geo_location": 1,
 }
