@@ -82,8 +82,9 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
            max_cost: float | None = None, local_slots: int | None = None,
            local_threads: int | None = None) -> None:
     """Serve the model (if its provider has a server; the embedded one with ``local_slots`` slots, default one per
-    connection up to ``MAX_AUTO_SLOTS``, and ``local_threads`` threads, default by the load at start), then answer the ``todo`` missing items,
-    stopping when the spend reaches ``max_cost`` (USD); raises :class:`RunFailed`."""
+    connection up to ``MAX_AUTO_SLOTS``, and ``local_threads`` threads, default by the load at start), then
+    answer the ``todo`` missing items, stopping when the spend reaches ``max_cost`` (USD); raises
+    :class:`RunFailed`."""
     spec = run.spec
     model = parse_model(spec.model)  # its provider is known: evals.prepare.check_measurable
     provider = PROVIDERS.get(model.provider)
