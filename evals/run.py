@@ -96,10 +96,12 @@ def cost_meter(run: Prepared, max_cost: float | None) -> CostMeter | None:
 
 def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, console: Console, *,
            tool_call_parser: str | None = None, serve_args: list[str] | None = None,
-           max_cost: float | None = None, local_slots: int | None = None) -> None:
+           max_cost: float | None = None, local_slots: int | None = None,
+           local_threads: int | None = None) -> None:
     """Serve the model (if its provider has a server; the embedded one with ``local_slots`` slots, default one per
-    connection up to ``MAX_AUTO_SLOTS``), then answer the ``todo`` missing items, stopping when the spend reaches
-    ``max_cost`` (USD); raises :class:`RunFailed`."""
+    connection up to ``MAX_AUTO_SLOTS``, and ``local_threads`` threads, default by the load at start), then
+    answer the ``todo`` missing items, stopping when the spend reaches ``max_cost`` (USD); raises
+    :class:`RunFailed`."""
     spec = run.spec
     model = parse_model(spec.model)  # its provider is known: evals.prepare.check_measurable
     provider = PROVIDERS.get(model.provider)
@@ -115,7 +117,8 @@ def answer(run: Prepared, conditions: list[Any], todo: int, executor: Executor, 
                                                         "server.log", tool_call_parser=tool_call_parser,
                                                         say=console.print, serve_args=serve_args or (),
                                                         slots=local_slots or min(spec.max_connections,
-                                                                                 MAX_AUTO_SLOTS)))
+                                                                                 MAX_AUTO_SLOTS),
+                                                        threads=local_threads))
         except ValueError as exc:  # e.g. no tool-call parser known for the model
             raise RunFailed(str(exc), EXIT_USAGE) from None
         except ServerUnavailable as exc:

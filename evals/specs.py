@@ -207,8 +207,9 @@ def make_spec(cfg: RunConfig) -> RunSpec:
         provider.check(model.name, cfg.base_url)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if cfg.local_slots and model.provider != "local":
-        raise UsageError("--local-slots applies to local/ models only")
+    for flag, value in (("--local-slots", cfg.local_slots), ("--local-threads", cfg.local_threads)):
+        if value and model.provider != "local":
+            raise UsageError(f"{flag} applies to local/ models only")
     stored = cfg.model_dump(include=set(RunSettings.model_fields) - {"dataset"})
     generation = resolve_generation(cfg, list(limits), conditions)
     used = [s for c in map(get_condition, conditions) for n in limits for s in c.toolsets_for(get_task(n))]

@@ -1,12 +1,17 @@
 """The embedded server's prompt rendering: template fixes, with no model needed."""
 
 import json
+from pathlib import Path
+from typing import Self
+from unittest.mock import patch
 
 import pytest
 
 pytest.importorskip("jinja2")
 
 from agents.llama_server import SINGLE_EXAMPLE, normalise_messages, render_prompt  # noqa: E402
+from agents.local_model import LocalModelServer, LocalModelUnavailable  # noqa: E402
+from agents.providers import ServerUnavailable  # noqa: E402
 
 TEMPLATE = (
     "{% if tools %}TOOLS:{% for t in tools %}{{ t | tojson }}{% endfor %}"
@@ -143,6 +148,42 @@ def test_slots_and_threads_follow_the_cores() -> None:
     assert [default_threads(c) for c in (1, 2, 3, 4, 16)] == [1, 1, 1, 2, 8]
     server = LocalModelServer(slots=3, threads=2)
     assert (server.slots, server.threads, server.ctx_per_slot) == (3, 2, 16384)
+
+
+def test_a_quiet_machine_gets_every_core_and_a_busy_one_half() -> None:
+    from agents.local_model import thread_policy
+
+    assert thread_policy(2, 0.1) == (2, "all 2 cores, load average 0.10")
+    assert thread_policy(2, 0.5) == (1, "half of 2 cores, load average 0.50")
+    assert thread_policy(2, 6.8)[0] == 1
+    assert thread_policy(16, 0.49)[0] == 16 and thread_policy(16, 3.0)[0] == 8
+    assert thread_policy(1, 2.0)[0] == 1  # never none
+
+
+def test_local_threads_reach_the_server_and_only_for_local_models(tmp_path: Path) -> None:
+    from agents.providers import PROVIDERS
+    from evals.options import RunConfig, UsageError, check_bounds
+    from evals.specs import make_spec
+
+    tasks = "gpsbench.distance"
+    with pytest.raises(UsageError, match="--local-threads applies to local/ models only"):
+        make_spec(RunConfig(tasks=tasks, model="openai/gpt-4o-mini", local_threads=2))
+    with pytest.raises(UsageError, match="--local-threads must be >= 1"):
+        check_bounds(RunConfig(tasks=tasks, local_threads=0))
+    said: list[str] = []
+    started: list[LocalModelServer] = []
+
+    class Recorded(LocalModelServer):
+        def __enter__(self) -> Self:
+            started.append(self)
+            raise LocalModelUnavailable("not started in this test")
+
+    with (patch("agents.local_model.LocalModelServer", Recorded), pytest.raises(ServerUnavailable),
+          PROVIDERS.get("local").serve("qwen2.5-coder-1.5b", None, log_path=tmp_path / "server.log",
+                                       tool_call_parser=None, say=said.append, slots=3, threads=2)):
+        pass
+    assert (started[0].slots, started[0].threads) == (3, 2)
+    assert said == ["starting the embedded model server (3 slots, 2 threads: --local-threads) …"]
 
 
 def test_the_reinstall_command_names_the_pinned_runtime() -> None:
