@@ -95,7 +95,7 @@ def default_slots(cores: int | None = None) -> int:
 def default_threads(cores: int | None = None) -> int:
     """llama.cpp threads for a machine with ``cores`` cores: half of them (at least one). llama.cpp's threads wait
     for each other at every step, so one thread that loses its core stalls the rest; a half leaves room for the
-    framework, the tools and other work (README, "Threads")."""
+    framework, the tools and other work (docs/first-run.md, "Slots, context and threads")."""
     cores = cores or os.cpu_count() or 1
     return max(1, cores // 2)
 

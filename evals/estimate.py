@@ -38,7 +38,7 @@ from tasks.records import Sample
 from tools.registry import get_tools
 
 CHARS_PER_TOKEN = 4
-EXIT_COST_CAP = 5  # README "Exit codes"
+EXIT_COST_CAP = 5  # docs/running.md "Exit codes and input checks"
 NOTE = ("estimate, not a measurement: prompt tokens = prompt characters / 4; output at its caps (--max-tokens a "
         "call, --max-steps calls in tool conditions, earlier replies re-sent); tool results and cached calls left "
         "out: an upper bound")
