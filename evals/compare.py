@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", type=Path, help="TOML file of options (keys named like the flags)")
     p.add_argument("--mcp", action="append", default=[], metavar="NAME=COMMAND",
                    help="an MCP server as tool set NAME: a stdio command line, or a streamable-HTTP URL; repeatable "
-                   "(also [mcp.NAME] tables in --config; README 'Bring your MCP server')")
+                   "(also [mcp.NAME] tables in --config; docs/tools.md)")
     p.add_argument("--list", action="store_true", default=False,
                    help="list tasks, tool sets, conditions and models, then exit")
     return p

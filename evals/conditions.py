@@ -133,14 +133,19 @@ class IntrinsicCondition(BaseCondition):
         return await answer_intrinsic(ctx.model, sample.messages, ctx.caller)
 
 
-def with_tools_note(messages: tuple[Message, ...]) -> list[Message]:
-    """Append the tools note to the system message (or add one)."""
+def with_system_note(messages: tuple[Message, ...], note: str) -> list[Message]:
+    """Append ``note`` to the task's system message after a blank line (or add one): one system message, first."""
     out = list(messages)
     if out and out[0].role == "system":
-        out[0] = Message(role="system", content=f"{out[0].content}\n\n{TOOLS_NOTE}")
+        out[0] = Message(role="system", content=f"{out[0].content}\n\n{note}")
     else:
-        out.insert(0, Message(role="system", content=TOOLS_NOTE))
+        out.insert(0, Message(role="system", content=note))
     return out
+
+
+def with_tools_note(messages: tuple[Message, ...]) -> list[Message]:
+    """Append the tools note to the system message (or add one)."""
+    return with_system_note(messages, TOOLS_NOTE)
 
 
 class NoteOnlyCondition(BaseCondition):

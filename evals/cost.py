@@ -14,7 +14,7 @@ from evals.records import SampleResult
 from evals.run_reader import RunReader
 from evals.runner import RunStopped
 
-EXIT_COST_CAP = 5  # README "Exit codes"
+EXIT_COST_CAP = 5  # docs/running.md "Exit codes and input checks"
 
 
 def check_max_cost(cfg: RunConfig, model: str | None = None) -> None:

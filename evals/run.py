@@ -51,7 +51,7 @@ from evals.runner import RunStopped, trace_cost
 from evals.tables_out import write_run_outputs
 from evals.view.report import write_report_html
 
-# Exit codes (README "Exit codes"; --help).
+# Exit codes (docs/running.md "Exit codes and input checks"; --help).
 EXIT_OK = 0  # every selected sample answered (or not applicable)
 EXIT_FAILED = 1  # could not run: the model or its server did not start, a non-portable llama.cpp build, ...
 EXIT_USAGE = 2  # bad flags or config, a run that selects no sample, a run directory in use

@@ -104,8 +104,8 @@ ENDED: dict[str, tuple[AnswerStatus, str]] = {
 
 
 def ended_status(trace: list[TraceEvent], parsed: Parsed) -> Parsed | None:
-    """The parse that the way the sample's last model call ended imposes (README "Errors, answer statuses and exit
-    codes"): ``truncated`` at the token limit, ``blocked`` by a safety filter or a prompt block, ``refused`` for
+    """The parse that the way the sample's last model call ended imposes (docs/scoring.md "Errors and answer
+    statuses"): ``truncated`` at the token limit, ``blocked`` by a safety filter or a prompt block, ``refused`` for
     an API-level refusal; None when the call ended otherwise (``parsed`` stands). The text's own parse is named in
     the reason, never credited."""
     last = next((e for e in reversed(trace) if isinstance(e, ModelCallEvent)), None)

@@ -85,7 +85,7 @@ _SAMPLE_FIELDS: set[str] = set(Sample.model_fields)
 
 
 AnswerStatus = Literal["answered", "hedged", "unparsed", "refused", "truncated", "blocked"]
-"""What a reply committed to (the scoring policy, README "Scoring policy"):
+"""What a reply committed to (the scoring policy, docs/scoring.md):
 
 - ``answered``: exactly one candidate answer was found; only these can earn credit;
 - ``hedged``: the reply commits to more than one candidate (two options, a list, a range, "X or Y", an

@@ -28,7 +28,8 @@ TIERS: dict[str, str] = {
     "tests/tasks/test_answer_corpus.py::test_whole_corpus_meets_the_targets_in_every_cell": "slow",
     "tests/evals/test_mcp_runs.py": "slow",  # real MCP server processes, started twice per run
     "tests/tools/test_mcp_server.py": "slow",
-    "tests/evals/test_readme_mcp_inspect.py": "slow",
+    "tests/evals/test_docs_mcp_inspect.py": "slow",
+    "tests/test_doc_commands.py::test_every_command_block_runs": "slow",  # every docs command, a process each
     "tests/test_extending_doc.py": "slow",
     "tests/plugins/test_plugin_clash.py": "slow",
     "tests/evals/test_batch.py": "slow",  # 200 items batched and synchronous; a CLI run killed and resumed

@@ -56,6 +56,10 @@ def test_the_examples_register_and_work(tmp_path: Path) -> None:
         "gold = sample.target\n"
         "parsed = task.parse(f\"FINAL ANSWER: {gold['lat']}, {gold['lon']}\", sample)\n"
         "assert task.score(parsed, sample).correct, parsed\n"
+        "for sample in task.samples(limit=20):\n"  # the scorer reads both coordinates: 90 degrees off is wrong
+        "    lat, lon = sample.target['lat'], sample.target['lon']\n"
+        "    off = task.parse(f'FINAL ANSWER: {lat}, {lon + 90 if lon < 90 else lon - 90}', sample)\n"
+        "    assert abs(lat) == 90 or not task.score(off, sample).correct, sample.target\n"
         "assert 'gpsbench.antipode.terse' in task_names()\n"
         "assert get_task('gpsbench.antipode.terse').samples(limit=1)[0].prompt.startswith('Antipode of')\n"
         "from tools.registry import get_toolset\n"
@@ -63,6 +67,17 @@ def test_the_examples_register_and_work(tmp_path: Path) -> None:
         "assert json.loads(speed.invoke({'distance_m': 100, 'seconds': 10})) == {'mps': 10.0, 'kmh': 36.0}\n"
         "from evals.conditions import get_condition\n"
         "assert get_condition('terse').name == 'terse'\n"
+        "import asyncio, types, my_plugin\n"  # the condition sends one system message, the task's with the note
+        "sent = []\n"
+        "async def record(model, messages, caller):\n"
+        "    sent.extend(messages)\n"
+        "my_plugin.answer_intrinsic = record\n"
+        "geo = get_task('geotemp.time_place').samples(limit=1)[0]\n"
+        "assert geo.messages[0].role == 'system'\n"
+        "ctx = types.SimpleNamespace(model=None, caller=None)\n"
+        "asyncio.run(get_condition('terse').answer(geo, get_task('geotemp.time_place'), ctx))\n"
+        "assert [m.role for m in sent] == [m.role for m in geo.messages], sent\n"
+        "assert sent[0].content == geo.messages[0].content + '\\n\\nAnswer in one line.'\n"
         "from agents.providers import PROVIDERS\n"
         "try:\n"
         "    PROVIDERS.get('together').check('m', None)\n"
@@ -81,11 +96,18 @@ def test_the_examples_register_and_work(tmp_path: Path) -> None:
     assert all(name in listed.stdout for name in ("gpsbench.antipode", "kinematics", "terse", "together"))
 
 
+# Whole files (no -k filter) whose tests iterate over, count or glob what is registered.
+REGISTRATION_SENSITIVE = (
+    "tests/tasks/test_task_registry.py", "tests/tasks/test_adversarial.py", "tests/tasks/test_audit_hedges.py",
+    "tests/tasks/test_answer_corpus.py", "tests/tasks/gpsbench/test_gpsbench_family.py",
+    "tests/tasks/gpsbench/test_gpsbench_compare_run.py", "tests/tasks/test_unchecked_samples.py",
+    "tests/tasks/test_splits.py", "tests/tasks/test_generation_fast_paths.py", "tests/evals/test_conditions.py",
+)
+
+
 def test_registration_sensitive_tests_pass_with_the_examples_registered(tmp_path: Path) -> None:
     env = installed_doc_plugin(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
-                           "tests/tasks/test_task_registry.py", "tests/tasks/test_adversarial.py", "-k",
-                           "antipode or registered_twice or imported_only", "-rs"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
+                           *REGISTRATION_SENSITIVE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stdout[-3000:]
     assert "failed" not in done.stdout and "gpsbench.antipode has no answer kit" in done.stdout

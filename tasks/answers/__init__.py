@@ -1,7 +1,7 @@
 """The answer-extraction layer every task family uses: find the answer a reply commits to, then extract it
 with a typed extractor that says whether the reply answered, hedged, declined or could not be read.
 
-Scoring policy (also in README "Scoring policy"; statuses in :data:`tasks.records.AnswerStatus`):
+Scoring policy (also in docs/scoring.md; statuses in :data:`tasks.records.AnswerStatus`):
 
 0. **Prepare the reply** (:func:`prepare`, :mod:`tasks.answers.reply`): reasoning blocks taken apart
    (:func:`split_reasoning`), JSON answer fields, LaTeX and markdown unwrapped, thousands separators unified,

@@ -1,7 +1,7 @@
 """GTR answer parsing on the shared answer layer (:mod:`tasks.answers`): option letters (any number of options),
 option text, camera ids, intervals, and the prediction tasks' camera + interval answers.
 
-Policy (README "Scoring policy"): the answer is the FINAL ANSWER line (else the line a free reply commits to).
+Policy (docs/scoring.md): the answer is the FINAL ANSWER line (else the line a free reply commits to).
 An answer that names more than one option — two letters ("A or B", "A, B, C, D"), every option echoed, a letter
 whose cameras or interval are another option's, "C482 or C937" — is ``hedged`` and never credited. The released
 GTR-Bench scorer reads only A–D and gives 0 to an answer that repeats the option text; here any letter of the

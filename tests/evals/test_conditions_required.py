@@ -231,7 +231,7 @@ def forced_then_answer(path: str, request: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_tools_required_with_two_steps_runs_the_forced_call_through_a_stand_in(tmp_path: Path) -> None:
-    """The README's tools-required --max-steps 2 through the real openai client: the forced call's tool call is
+    """docs/conditions.md's tools-required --max-steps 2 through the real openai client: the forced call's tool call is
     executed, its result reaches the second request, and the answer from it is credited."""
     with Replay(forced_then_answer) as server:
         argv = ["--model", "openai-compatible/m", "--base-url", server.url, "--tasks", "gpsbench.distance", "--limit",

@@ -41,7 +41,7 @@ def test_every_condition_becomes_an_inspect_log_that_inspect_reads_back(tmp_path
                  "--limit", "4", "--condition", "intrinsic,tools", "--no-cache", "--output", str(run),
                  "--max-attempts", "1"])
     assert code == 3  # some intrinsic samples failed
-    assert export.main([str(run), "--format", "inspect"]) == 0  # the command as the README gives it
+    assert export.main([str(run), "--format", "inspect"]) == 0  # the command as docs/viewer.md gives it
     with RunStore(run, create=False) as store:
         results = list(store.results())
         run_id, spec, _ = store.read_spec()

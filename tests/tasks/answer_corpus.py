@@ -32,7 +32,16 @@ from datetime import datetime, timedelta
 from tasks.records import Sample
 from tasks.registry import task_names
 from tests.tasks import real_replies
-from tests.tasks.adversarial import Kit, _words, kit_for, placeholder, runner_score, task_for, task_samples
+from tests.tasks.adversarial import (
+    Kit,
+    _words,
+    has_kit,
+    kit_for,
+    placeholder,
+    runner_score,
+    task_for,
+    task_samples,
+)
 
 SEED = 26
 FAMILIES = ("gpt", "claude", "gemini", "llama", "qwen", "r1")
@@ -292,9 +301,10 @@ def _completion(s: Sample, k: Kit, rng: random.Random) -> Iterator[Reply]:
 
 
 def build(names: Sequence[str] | None = None) -> list[Reply]:
-    """The whole corpus over ``names`` (default: every registered task), in a fixed order for the seed."""
+    """The whole corpus over ``names`` (default: every registered task with an answer kit), in a fixed order for
+    the seed."""
     out: list[Reply] = []
-    for name in names or task_names():
+    for name in names or [n for n in task_names() if has_kit(n)]:
         for s in task_samples(name):
             k = kit_for(s)
             rng = random.Random(f"{SEED}:{s.id}")
@@ -391,11 +401,11 @@ def report(outcomes: Sequence[Outcome], *, failures: int = 0) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tests.tasks.answer_corpus", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tasks", nargs="*", help="task names (default: every registered task)")
+    ap.add_argument("--tasks", nargs="*", help="task names (default: every registered task with an answer kit)")
     ap.add_argument("--dump", help="write the corpus as JSON lines to this file")
     ap.add_argument("--failures", type=int, default=0, help="list this many disagreeing replies")
     args = ap.parse_args(argv)
-    names = args.tasks or task_names()
+    names = args.tasks or [n for n in task_names() if has_kit(n)]
     unknown = sorted(set(names) - set(task_names()))
     if unknown:
         print(f"unknown task(s): {', '.join(unknown)}", file=sys.stderr)

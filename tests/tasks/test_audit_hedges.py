@@ -15,7 +15,16 @@ import pytest
 
 from tasks.records import Sample
 from tasks.registry import task_names
-from tests.tasks.adversarial import Kit, _words, kit_for, placeholder, runner_score, task_for, task_samples
+from tests.tasks.adversarial import (
+    Kit,
+    _words,
+    has_kit,
+    kit_for,
+    placeholder,
+    runner_score,
+    task_for,
+    task_samples,
+)
 
 TASKS = task_names()
 P = "FINAL ANSWER: "
@@ -105,6 +114,8 @@ def expected_for(tname: str, reply: str, expected: str, sample: Sample) -> str:
 
 @pytest.mark.parametrize("name", TASKS)
 def test_new_hedges_never_score_and_gold_prose_does(name: str) -> None:
+    if not has_kit(name):
+        pytest.skip(f"{name} has no answer kit in tests/tasks/adversarial.py")
     task = task_for(name)
     failures = []
     for sample in task_samples(name)[:2]:

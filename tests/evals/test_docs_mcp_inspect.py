@@ -1,4 +1,4 @@
-"""The README's "Bring your MCP server" and "Open a run in inspect view" sections, run as written: the config file
+"""docs/tools.md's "Bring your MCP server" and docs/viewer.md's "Open a run in inspect view", run as written: the config file
 as given, each command of their code blocks, from the repository's root (where ``python -m tools.mcp_server``
 is found). The compare runs get a scripted model (``--model``, ``--no-cache``, ``--output`` added) instead of the
 embedded one; ``python`` is this interpreter; the config file is written to a temporary folder and ``runs/<run-dir>``
@@ -26,15 +26,16 @@ from tests.evals.test_mcp_runs import assert_same_answers
 pytest.importorskip("mcp")
 pytest.importorskip("inspect_ai")
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
 POLICY = "scripted/tests.evals.test_mcp_runs:distance_policy"
 PLACEHOLDER = "runs/<run-dir>"
 
 
-def section(title: str) -> str:
-    text = README.read_text()
+def section(page: str, title: str) -> str:
+    text = (ROOT / "docs" / page).read_text()
     start = text.index(f"## {title}\n")
-    return text[start:text.index("\n## ", start + 1)]
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end >= 0 else None]
 
 
 def blocks(text: str, lang: str) -> list[str]:
@@ -47,9 +48,9 @@ def commands(text: str) -> list[list[str]]:
 
 def test_the_mcp_and_inspect_sections_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.chdir(README.parent)
+    monkeypatch.chdir(ROOT)
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    mcp = section("Bring your MCP server")
+    mcp = section("tools.md", "Bring your MCP server")
     (toml,) = blocks(mcp, "toml")
     name = re.match(r"# (\S+)\n", toml).group(1)
     (tmp_path / name).write_text(toml)
@@ -67,7 +68,7 @@ def test_the_mcp_and_inspect_sections_run_as_written(tmp_path: Path, monkeypatch
     assert_same_answers(results, "tools[geogap-mcp]", "tools[geodesy]")  # the same tools through MCP
     assert spec.mcp["geogap-mcp"]["server_name"] == "geogap-tools" and spec.mcp["geogap-mcp"]["command"] == "python"
 
-    exported, view = commands(section("Open a run in inspect view"))
+    exported, view = commands(section("viewer.md", "Open a run in inspect view"))
     assert exported[:3] == ["python", "-m", "evals.export"] and view[:2] == ["inspect", "view"]
     def run_arg(args: list[str]) -> list[str]:
         return [str(run_dir) + a[len(PLACEHOLDER):] if a.startswith(PLACEHOLDER) else a for a in args]
