@@ -21,7 +21,8 @@ from google.genai import types as genai_types
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from agents.finish import finish_of
-from agents.models import GenerationSettings, create_chat_model
+from agents.model_spec import create_chat_model
+from agents.models import GenerationSettings
 from tests.standins import ENCRYPTED, StandIn
 
 QUESTION = "Point A is at (40.7062, -74.5493) and point B is at (10.7505, 78.7763) (latitude, longitude). Distance?"
