@@ -111,6 +111,7 @@ from tasks.answers.text import (
     is_placeholder_echo,
     is_refusal,
     last_line,
+    located,
     placeholders,
 )
 
@@ -121,7 +122,7 @@ __all__ = [
     "NUMBER_RE", "SEGMENT_CAP", "TAIL_CAP", "Angle", "Answer", "Number", "Pair", "PairAnswer", "Quantity", "agree", "answer_block",
     "bare_number", "blank_phrase", "clean", "commit_block", "contains_phrase", "coordinate_pair", "earlier_blocks", "decide", "direction", "distinct",
     "extract", "final_answer_end", "final_answer_segment", "final_answer_segments", "find_angles", "find_answer", "find_phrase", "fold", "is_formula",
-    "is_non_answer", "is_placeholder_echo", "is_refusal", "last_line", "numbers", "option", "option_labels", "option_texts",
+    "is_non_answer", "is_placeholder_echo", "is_refusal", "last_line", "located", "numbers", "option", "option_labels", "option_texts",
     "pair_from_angles", "pairs", "placeholders", "prompt_numbers", "quantities", "quantity", "result_part",
     "same_value", "single_angle", "to_float", "yes_no",
 ]

@@ -17,6 +17,7 @@ from tasks.answers.text import (
     is_non_answer,
     is_placeholder_echo,
     is_refusal,
+    located,
 )
 from tasks.records import Parsed
 
@@ -73,6 +74,9 @@ def extract(text: str, find: Callable[[str], Parsed[T]], *, prompt: str | None =
             return Parsed.failure(raw, "no answer after the reasoning (the reply ends inside its reasoning block)")
         return Parsed.failure(raw, "empty reply")
     parsed = _read(text, answer, find, prompt, later or find)
+    if parsed.status == "answered" and not located(text, answer):
+        return Parsed.unlocated(raw, "no answer label, box or committed sentence; the last line "
+                                f"{answer.text[:60]!r} is not a commitment")
     return parsed.model_copy(update={"raw": raw})
 
 

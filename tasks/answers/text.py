@@ -225,6 +225,28 @@ def find_answer(text: str, *, completion: bool = False) -> Answer | None:
     return Answer(_SENTENCE.split(line)[-1] if len(line) < SEGMENT_CAP else line, "last_line", len(text))
 
 
+ONLY_ANSWER_WORDS = 6
+"""A last line of at most this many words, after reasoning, is only the answer ("**C**", "2,424 km")."""
+_STATES = re.compile(r"\b(?:is|was|would be|will be|should be|must be|equals|comes to|comes out to|works out to|"
+                     r"gives|yields|lies|sits)\b|[=≈]", re.IGNORECASE)
+_REJECTS = re.compile(r"\b(?:not|no|never|wrong|incorrect|ruled? out|eliminat\w*|exclud\w*|reject\w*|unlikely|"
+                      r"implausible|impossible|cannot|can't|except|unlike|rather than|instead of|because|since|if|"
+                      r"assum\w*|given|radius|using|with)\b|\?$", re.IGNORECASE)
+
+
+def located(text: str, answer: Answer) -> bool:
+    """Whether a free reply's last line is an answer the reply commits to (scoring policy rule 1): the reply is
+    only that line, the line is only the answer (at most :data:`ONLY_ANSWER_WORDS` words), or the line states
+    a value ("The distance is 2,424 km.") without rejecting, assuming or asking. Any other last line is no
+    commitment: the answer is ``unlocated``, never guessed from the last line in sight."""
+    if answer.source != "last_line":
+        return True
+    lines = [ln for ln in text.strip().split("\n") if ln.strip(" \t*_`#>-")]
+    if len(lines) <= 1 or len(answer.text.split()) <= ONLY_ANSWER_WORDS:
+        return True
+    return bool(_STATES.search(answer.text)) and not _REJECTS.search(answer.text)
+
+
 def commit_block(text: str) -> str:
     """The answer of a reply without a FINAL ANSWER marker when it may span several lines (a grouping, a list of
     parts): from the last cue that commits ("the answer is", "Therefore") to the end of the reply, else the

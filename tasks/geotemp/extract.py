@@ -42,12 +42,14 @@ from pydantic import BaseModel, ConfigDict
 
 from tasks.answers import (
     ALTERNATIVE_CUE,
+    Answer,
     DISOWNED,
     FINAL_RE,
     final_answer_end,
     final_answer_segment,
     fold,
     is_refusal,
+    located,
     prepare,
     split_reasoning,
 )
@@ -232,6 +234,8 @@ class Extraction:
             return Parsed.hedged(raw, self.reason)
         if self.status == "refused":
             return Parsed.refused(raw, self.reason)
+        if self.status == "unlocated":
+            return Parsed.unlocated(raw, self.reason)
         return Parsed.failure(raw, self.reason)
 
 
@@ -714,7 +718,20 @@ def extract_time_answer(text: str, *, utc_target: bool = False, place: str | Non
         t, times, chosen, utc_target=utc_target, place=place)
     if why:
         return Extraction(None, f"the reply offers {why}", status="hedged")
+    if not _concludes(t, chosen):
+        return Extraction(None, "no answer label or committed sentence; the last time in the reply is not a "
+                          "commitment", status="unlocated")
     return Extraction(_answer_from(t, times, chosen, "text"))
+
+
+def _concludes(text: str, chosen: _Time) -> bool:
+    """Whether a reply without an answer label commits to ``chosen`` (scoring policy rule 1): the time is on the
+    reply's last line and that line is an answer (:func:`tasks.answers.located`), never the last time in sight."""
+    start = text.rstrip().rfind("\n") + 1
+    if chosen.start < start:
+        return False
+    line = text[start:].strip()
+    return located(text, Answer(line, "last_line"))
 
 
 def _weighed(text: str, times: list[_Time], chosen: _Time, *, utc_target: bool, place: str | None) -> str | None:
