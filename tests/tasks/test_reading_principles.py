@@ -168,3 +168,21 @@ def test_a_place_record_in_json_reads_like_its_answer_line(reply: str, credited:
     sample = next(s for s in task.samples(split="test", limit=20) if s.target["name"] == "Irkutsk")
     parsed = task.parse(reply, sample)
     assert parsed.status == "answered" and task.score(parsed, sample).correct is credited
+
+
+# ----------------------------------------------------------------------------- GTR intervals in any notation
+
+@pytest.mark.parametrize("form", [
+    "FINAL ANSWER: {letter}; {cam} from t = {a} to t = {b}",
+    "FINAL ANSWER: {letter}; {cam} from t={a} s to t={b} s",
+    'FINAL ANSWER: {{"option": "{letter}", "camera": "{cam}", "interval": [{a}, {b}]}}',
+    '{{"answer": "{letter}", "camera": "{cam}", "from": {a}, "to": {b}}}',
+    "FINAL ANSWER: {letter}\n\n| camera | from (s) | to (s) |\n|---|---|---|\n| {cam} | {a} | {b} |",
+])
+def test_a_gtr_interval_is_read_in_any_notation(form: str) -> None:
+    task = get_task("gtr.multi_target")
+    sample = task.samples(split="test", limit=1)[0]
+    (cam, (a, b)), letter = sample.target["segments"][0], sample.target["letter"]
+    parsed = task.parse(form.format(letter=letter, cam=cam, a=a, b=b), sample)
+    score = task.score(parsed, sample)
+    assert parsed.status == "answered" and score.correct and score.value == pytest.approx(1.0)
