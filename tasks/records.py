@@ -84,12 +84,14 @@ _MESSAGE_FIELDS: set[str] = set(Message.model_fields)
 _SAMPLE_FIELDS: set[str] = set(Sample.model_fields)
 
 
-AnswerStatus = Literal["answered", "hedged", "unparsed", "refused", "truncated", "blocked"]
+AnswerStatus = Literal["answered", "hedged", "unlocated", "unparsed", "refused", "truncated", "blocked"]
 """What a reply committed to (the scoring policy, docs/scoring.md):
 
 - ``answered``: exactly one candidate answer was found; only these can earn credit;
 - ``hedged``: the reply commits to more than one candidate (two options, a list, a range, "X or Y", an
   alternative in brackets); never credited;
+- ``unlocated``: the reply commits to no answer the reader can locate (no answer label, no box, no committed
+  sentence, and more than the answer alone): never credited, never "wrong", and never the last line in sight;
 - ``unparsed``: no answer could be found (including a literal echo of a placeholder or of a given parameter);
 - ``refused``: the reply declines to answer (or the provider reports a refusal);
 - ``truncated``: the last model call stopped at the output-token limit; never credited, whatever the text says;
@@ -98,7 +100,8 @@ AnswerStatus = Literal["answered", "hedged", "unparsed", "refused", "truncated",
 Tasks' parsers give the first four; ``truncated``, ``blocked`` and API-level refusals are decided where the parse
 meets the trace (``evals.runner``), from how the model call ended.
 """
-ANSWER_STATUSES: tuple[AnswerStatus, ...] = ("answered", "hedged", "unparsed", "refused", "truncated", "blocked")
+ANSWER_STATUSES: tuple[AnswerStatus, ...] = ("answered", "hedged", "unlocated", "unparsed", "refused", "truncated",
+                                              "blocked")
 
 
 class Parsed(BaseModel, Generic[ValueT_co]):
@@ -148,6 +151,11 @@ class Parsed(BaseModel, Generic[ValueT_co]):
     def hedged(cls, raw: str, reason: str, candidates: Any = None) -> Parsed:
         """The reply commits to several candidates (kept in ``value`` for the trace, never scored)."""
         return cls(raw=raw, ok=False, reason=reason, status="hedged", value=candidates)
+
+    @classmethod
+    def unlocated(cls, raw: str, reason: str) -> Parsed:
+        """The reply commits to no answer the reader can locate (status ``unlocated``): never guessed."""
+        return cls(raw=raw, ok=False, reason=reason, status="unlocated")
 
     @classmethod
     def refused(cls, raw: str, reason: str = "the reply declines to answer") -> Parsed:

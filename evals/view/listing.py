@@ -27,7 +27,8 @@ PAIR_OUTCOMES: dict[str, str] = {
     "both_wrong": "wrong in both",
     "both_right": "right in both",
 }
-ANSWER_FLAGS: dict[str, str] = {"hedged": "hedged", "unparsed": "unparsed", "refused": "refused",
+ANSWER_FLAGS: dict[str, str] = {"hedged": "hedged", "unlocated": "answer not located", "unparsed": "unparsed",
+                                "refused": "refused",
                                 "truncated": "truncated (token limit)", "blocked": "blocked (safety)"}
 TOOL_FLAGS: dict[str, str] = {"no_tool_call": "answered without calling a tool",
                               "disagrees": "disagrees with its tools"}

@@ -56,11 +56,13 @@ from tasks.answers.coords import (
 from tasks.answers.decide import (
     ALTERNATIVE_CUE,
     DISOWNED,
+    UNCOMMITTED,
     agree,
     decide,
     distinct,
     extract,
     later_alternative,
+    next_line,
 )
 from tasks.answers.numbers import (
     DISTANCE_UNITS,
@@ -107,21 +109,23 @@ from tasks.answers.text import (
     find_answer,
     find_phrase,
     fold,
+    has_commit_cue,
     is_non_answer,
     is_placeholder_echo,
     is_refusal,
     last_line,
+    located,
     placeholders,
 )
 
 __all__ = [
-    "ALTERNATIVE_CUE", "DISOWNED", "later_alternative", "number_words", "prepare", "split_reasoning", "unify_numbers",
+    "ALTERNATIVE_CUE", "DISOWNED", "UNCOMMITTED", "later_alternative", "next_line", "number_words", "prepare", "split_reasoning", "unify_numbers",
     "unjson", "unlatex", "unmarkdown",
     "BLOCK_CAP", "DIRECTIONS_8", "DIRECTION_NAMES", "DISTANCE_UNITS", "FINAL_RE", "KM_PER_MILE", "LONG_NUMBER", "NUM",
     "NUMBER_RE", "SEGMENT_CAP", "TAIL_CAP", "Angle", "Answer", "Number", "Pair", "PairAnswer", "Quantity", "agree", "answer_block",
     "bare_number", "blank_phrase", "clean", "commit_block", "contains_phrase", "coordinate_pair", "earlier_blocks", "decide", "direction", "distinct",
-    "extract", "final_answer_end", "final_answer_segment", "final_answer_segments", "find_angles", "find_answer", "find_phrase", "fold", "is_formula",
-    "is_non_answer", "is_placeholder_echo", "is_refusal", "last_line", "numbers", "option", "option_labels", "option_texts",
+    "extract", "final_answer_end", "final_answer_segment", "final_answer_segments", "find_angles", "find_answer", "find_phrase", "fold", "has_commit_cue", "is_formula",
+    "is_non_answer", "is_placeholder_echo", "is_refusal", "last_line", "located", "numbers", "option", "option_labels", "option_texts",
     "pair_from_angles", "pairs", "placeholders", "prompt_numbers", "quantities", "quantity", "result_part",
     "same_value", "single_angle", "to_float", "yes_no",
 ]

@@ -19,7 +19,15 @@ _LABEL = r"(?:[A-Z]|[0-9]{1,2})"
 _MARKED = re.compile(rf"(?<![A-Za-z0-9])\(({_LABEL})\)|(?<![A-Za-z0-9(.])({_LABEL})\)")
 _NAMED = re.compile(rf"\b(?:options?|answer|choice|letter)\s?(?:is\s|:\s?|=\s?)?\(?(?-i:({_LABEL}))\)?(?![A-Za-z0-9])",
                     re.IGNORECASE)
-_START = re.compile(rf"^\(?({_LABEL})\)?(?:$|\s?[:)\-,;]|\s?\.(?!\d)|\s-|\s\()")
+_NAMED_LOWER = re.compile(r"\b(?:options?|choice|letter)\s?(?:is\s|:\s?)?(?:\(([a-z])\)|([a-z])(?=\s?[).:,;]?\s?$))",
+                          re.IGNORECASE)
+"""A lower-case letter named as an option: "Option (b)", "option b" ending the answer."""
+_ORDINAL = re.compile(r"\b(?:options?|choice|answer)\s?(?:no\.?\s?|number\s|#)(\d{1,2})\b|#(\d{1,2})\b", re.IGNORECASE)
+"""An option by its position: "Option #2", "option number 2", "#2" (the second option, letters or numbers)."""
+_START = re.compile(rf"^\(?({_LABEL})\)?(?:$|\s?[:)\-,;]|\s?\.(?!\d)|\s-|\s\(|"
+                    r"\s(?:is|would be|should be)\s(?:the\s)?(?:correct|right|best|answer)\b)")
+_ARROW = re.compile(r"^\s?(?:→|⇒|=>|->|➜|➡)\s?")
+_LOWER_ALONE = re.compile(r"\(?([a-j])\)?[.)]?")
 _CONNECTORS = re.compile(
     r"\b(?:or|and|either|both|options?|answers?|choices?|letters?|is|are|also|maybe|perhaps|possibly|probably|"
     r"plausible|possible|likely|equally|vs|versus|though|although|alternatively|otherwise|if\s+not)\b"
@@ -51,8 +59,10 @@ def _closing_brackets(s: str) -> set[int]:
 def option_labels(segment: str, n: int, *, letters: bool = True, numbers: bool = False,
                   first_number: int = 1) -> list[int]:
     """Indices of the options ``segment`` names by label (letter A.. or number from ``first_number``), in order."""
-    s = clean(segment).strip()
+    s = _ARROW.sub("", clean(segment).strip())
     idx = lambda lab: _label_index(lab, n, letters, numbers, first_number)  # noqa: E731
+    if letters and (alone := _LOWER_ALONE.fullmatch(s)) and idx(alone.group(1).upper()) is not None:
+        return [idx(alone.group(1).upper())]  # type: ignore[list-item]  # "c": the whole answer, lower case
     tokens = [t for t in _CONNECTORS.split(s) if t]
     if tokens and all(idx(t) is not None for t in tokens):  # "A", "A B C D", "A, B, C or D", "(1) or (2)"
         return [idx(t) for t in tokens]  # type: ignore[misc]
@@ -69,6 +79,16 @@ def option_labels(segment: str, n: int, *, letters: bool = True, numbers: bool =
             k = idx(lab)
             if k is not None:
                 found.append((m.start(), k))
+    if letters:
+        for m in _NAMED_LOWER.finditer(s):
+            k = idx((m.group(1) or m.group(2)).upper())
+            if k is not None and all(p != m.start() for p, _ in found):
+                found.append((m.start(), k))
+    for m in _ORDINAL.finditer(s):
+        k = int(m.group(1) or m.group(2)) - 1
+        if 0 <= k < n and all(p != m.start() for p, _ in found):
+            found.append((m.start(), k))
+    found = list({p: (p, k) for p, k in found}.values())
     return [k for _, k in sorted(found)]
 
 

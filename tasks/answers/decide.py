@@ -17,6 +17,7 @@ from tasks.answers.text import (
     is_non_answer,
     is_placeholder_echo,
     is_refusal,
+    located,
 )
 from tasks.records import Parsed
 
@@ -73,6 +74,9 @@ def extract(text: str, find: Callable[[str], Parsed[T]], *, prompt: str | None =
             return Parsed.failure(raw, "no answer after the reasoning (the reply ends inside its reasoning block)")
         return Parsed.failure(raw, "empty reply")
     parsed = _read(text, answer, find, prompt, later or find)
+    if parsed.status in ("answered", "unparsed") and not located(text, answer):
+        return Parsed.unlocated(raw, "no answer label, box or committed sentence; the last line "
+                                f"{answer.text[:60]!r} is not a commitment")
     return parsed.model_copy(update={"raw": raw})
 
 
@@ -83,7 +87,7 @@ def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: s
              "line)", "last_line": "last line (no FINAL ANSWER line)"}[answer.source]
     if prompt is not None and is_placeholder_echo(answer.text, prompt):
         return Parsed.failure(text, f"the {where} repeats the prompt's placeholder: {answer.text[:60]!r}")
-    if _HEDGE_PHRASE.search(answer.text):
+    if _HEDGE_PHRASE.search(answer.text) or (answer.end >= 0 and UNCOMMITTED.search(next_line(text, answer.end))):
         return Parsed.hedged(text, f"the {where} does not commit to one answer: {answer.text[:80]!r}")
     if is_non_answer(answer.text):
         return Parsed.refused(text, f"the reply declines to answer: {answer.text[:80]!r}")
@@ -112,12 +116,26 @@ def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: s
 
 
 _NEGATED = re.compile(r"\W*(?:it(?:'s| is) )?not\b\s*", re.IGNORECASE)
-_HEDGE_PHRASE = re.compile(
-    r"\b(?:are|is) (?:both|equally|also) (?:plausible|possible|likely|correct)\b|\b(?:all|any) of (?:the above|them|these)\b",
+UNCOMMITTED = re.compile(
+    r"\b(?:plus or minus|give or take|not (?:sure|certain) (?:of|about|whether|if|which)|unsure (?:of|about|whether|"
+    r"if|which)|torn between|low confidence|could (?:easily|just as well|also|equally) be|somewhere between)\b",
     re.IGNORECASE)
+"""Words that leave the answer open ("3:42 PM, plus or minus an hour", "give or take", "N or S, I'm not sure of
+the hemisphere", "low confidence, could easily be D"): an answer with them is a hedge, whatever its value."""
+_HEDGE_PHRASE = re.compile(
+    r"\b(?:are|is) (?:both|equally|also) (?:plausible|possible|likely|correct)\b|\b(?:all|any) of (?:the above|them|these)\b|"
+    + UNCOMMITTED.pattern, re.IGNORECASE)
 _ALTERNATIVE = re.compile(
     r"\b(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|if not|though|although|vs\.?|versus|actually|"
-    r"correction|I mean|on second thought|might be|could be|unless|in which case|but)\b|/", re.IGNORECASE)
+    r"correction|I mean|on second thought|(?:might|could)(?: \w+)? be|unless|in which case|but|between|torn|edit)\b|/",
+    re.IGNORECASE)
+
+
+def next_line(text: str, end: int) -> str:
+    """The rest of the line where an answer ends and the next non-empty line (where a hedge of it stands)."""
+    rest = text[end: end + AFTER_CAP].split("\n")
+    after = next((ln for ln in rest[1:AFTER_LINES] if ln.strip()), "")
+    return f"{rest[0]} {after}"
 
 
 def agree(a: Any, b: Any, rel: float = 0.01) -> bool:

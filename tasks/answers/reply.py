@@ -208,6 +208,7 @@ def unmarkdown(text: str) -> str:
 
 # ----------------------------------------------------------------------------- numbers
 
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 _UNIT_NEXT = r"(?=[ \t]?[A-Za-z°%²]|[ \t]*[.!;]?[ \t]*$)"
 _GROUPED = (
     # 1.234.567,8 and 1.234,5 (dots group, a comma after the groups is the decimal mark)
@@ -219,6 +220,14 @@ _GROUPED = (
      lambda m: re.sub(r"\D", "", m.group(1)) + "." + m.group(2)),
     # 1'234'567.8 and 1’234 (Swiss apostrophes)
     (re.compile(r"(?<![\d.,'’])(\d{1,3}(?:['’]\d{3})+)(?![\d'’\"″])"), lambda m: re.sub(r"\D", "", m.group(1))),
+    # 320,3° and 12,75 km: a comma before one or two digits and a unit is a decimal comma (never a group)
+    (re.compile(r"(?<![\d.,])(\d+),(\d{1,2})(?![\d.,])(?=[ \t]?(?:°|%|[A-Za-z]))"), lambda m: f"{m.group(1)}.{m.group(2)}"),
+    # 5.54 ×10³, 5.54 x 10^3, 5.54·10⁶: scientific notation written as 5.54e3
+    (re.compile(r"(\d(?:\.\d+)?)[ \t]?[×x·*][ \t]?10[ \t]?(?:\^[ \t]?\{?[ \t]?(-?\d{1,2})\}?|([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2}))"),
+     lambda m: f"{m.group(1)}e{m.group(2) or m.group(3).translate(_SUPERSCRIPT)}"),
+    # 5.54k km, 2.4M m: a thousands / millions suffix on a number before a unit
+    (re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)([kKM])(?=[ \t]?(?:km|m|mi|miles?|metres?|meters?|kilomet\w*)\b)"),
+     lambda m: f"{float(m.group(1)) * (1e3 if m.group(2) in 'kK' else 1e6):g}"),
 )
 
 
@@ -272,7 +281,9 @@ def number_words(text: str) -> str:
 _LABEL = re.compile(
     r"(?im)^(?P<lead>[ \t]{0,8}(?:[-*+•][ \t]+)?(?:\d{1,2}[.)][ \t]+)?)"
     r"(?P<label>(?:(?:my|the|our)[ \t]+)?(?:final|correct|best|definitive)[ \t]+(?:answer|response|choice)s?|"
-    r"(?:(?:my|the|our)[ \t]+)?answer|(?:(?:my|the|our)[ \t]+)?final)"
+    r"(?:(?:my|the|our)[ \t]+)?answer|(?:(?:my|the|our)[ \t]+)?final|"
+    r"r[ée]ponse(?:[ \t]+finale)?|(?:endg[üu]ltige[ \t]+)?antwort|respuesta(?:[ \t]+final)?|"
+    r"risposta(?:[ \t]+finale)?|最终答案|答案)"
     r"[ \t]*(?:\([^()\n]{0,40}\))?[ \t]*"
     r"(?P<sep>[:：=]|[-–—](?=[ \t])|\bis\b[ \t]*:?|\bwould[ \t]+be\b[ \t]*:?|$)[ \t]*")
 """A label that commits: "Final answer:", "Answer -", "The final answer is", an "Answer" heading alone on its
@@ -290,6 +301,34 @@ def _json_value(value: object) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}: {_json_value(v)}" for k, v in value.items())
     return json.dumps(value, ensure_ascii=False)
+
+
+_NUM = r"(-?\d{1,3}(?:\.\d+)?)"
+_WKT_POINT = re.compile(rf"\bPOINT[ \t]?Z?[ \t]?\([ \t]?{_NUM}[ \t]+{_NUM}(?:[ \t]+-?[\d.]+)?[ \t]?\)", re.IGNORECASE)
+_GEOJSON_POINT = re.compile(rf"\{{[^{{}}]{{0,200}}\"coordinates\"[ \t]?:[ \t]?\[[ \t]?{_NUM}[ \t]?,[ \t]?{_NUM}"
+                            r"(?:[ \t]?,[ \t]?-?[\d.]+)?[ \t]?\][^{}]{0,200}\}")
+
+
+def ungeo(text: str) -> str:
+    """A coordinate notation read in its own axis order: WKT ``POINT(lon lat)`` and a GeoJSON point
+    (``"coordinates": [lon, lat]``) written as "latitude LAT, longitude LON" (labels fix the order)."""
+    if "POINT" not in text.upper() and "coordinates" not in text:
+        return text
+    t = _WKT_POINT.sub(lambda m: f"latitude {m.group(2)}, longitude {m.group(1)}", text)
+    return _GEOJSON_POINT.sub(lambda m: f"latitude {m.group(2)}, longitude {m.group(1)}", t)
+
+
+_PLACE_KEYS = (("name", "city", "town"), ("region", "admin1", "state", "province"), ("country",))
+
+
+def _place_of(obj: dict[str, object]) -> list[object]:
+    """A place written as a JSON record (``{"name": "Irkutsk", "country": "Russia", "lat": ...}``, as the tools
+    condition echoes a gazetteer hit) as its answer "Irkutsk, Russia"; a tool call (``"arguments"``) is none."""
+    keys = {str(k).strip().lower(): v for k, v in obj.items()}
+    if any(k in keys for k in ("arguments", "parameters", "time", "date")) or not any(k in keys for k in _PLACE_KEYS[0]):
+        return []
+    parts = [next((keys[k] for k in group if isinstance(keys.get(k), str) and keys[k]), None) for group in _PLACE_KEYS]
+    return [", ".join(p for p in parts if isinstance(p, str))] if parts[0] else []
 
 
 def unjson(text: str) -> str:
@@ -313,7 +352,7 @@ def unjson(text: str) -> str:
             continue
         if not isinstance(obj, dict):
             continue
-        main = [v for k, v in obj.items() if _ANSWER_KEYS.match(str(k).strip())]
+        main = [v for k, v in obj.items() if _ANSWER_KEYS.match(str(k).strip())] or _place_of(obj)
         others = [v for k, v in obj.items() if _OTHER_KEYS.search(str(k)) and not _ANSWER_KEYS.match(str(k))]
         if not main:
             continue
@@ -419,6 +458,29 @@ def trim_pleasantries(text: str) -> str:
     return tail
 
 
+_CORRECTED = re.compile(
+    r"(?im)^(?P<lead>[ \t]{0,8}(?:[-*+•][ \t]+)?)(?:(?:my|the|our)[ \t]+)?(?:corrected|revised|updated|amended|"
+    r"fixed)[ \t]+(?:final[ \t]+)?(?:answer|choice)s?[ \t]*[:：=][ \t]*|^(?P<lead2>[ \t]{0,8})correction[ \t]*[:：][ \t]*")
+_SUPERSEDED = "Superseded: "
+
+
+def supersede(text: str) -> str:
+    """A labelled correction replaces the answer: the last "Corrected answer:" (or "Revised answer:",
+    "Correction:") line becomes the FINAL ANSWER line and the FINAL ANSWER lines before it are marked superseded
+    (no second candidate). A correction followed by a later FINAL ANSWER line changes nothing."""
+    last = None
+    for last in _CORRECTED.finditer(text):  # noqa: B007 - keeps the last one
+        pass
+    if last is None or re.search(r"final\s{0,5}answer\s{0,5}[:：]", text[last.end():], re.IGNORECASE):
+        return text
+    head = re.sub(r"(?i)final\s{0,5}answer\s{0,5}[:：]\s?", _SUPERSEDED, text[:last.start()])
+    lead = last.group("lead") or last.group("lead2") or ""
+    return head + lead + "FINAL ANSWER: " + text[last.end():]
+
+
+_SPECIAL_TOKEN = re.compile(r"<\|[A-Za-z_]{1,30}\|>")
+
+
 PREPARE_CAP = 8_000
 """Characters of the answer text prepared at each end of a longer reply (the rest is never read)."""
 
@@ -431,12 +493,12 @@ def prepare(text: str) -> str:
     if not isinstance(text, str):
         return ""
     _, answer = split_reasoning(text)
-    answer = shorten_digits(answer)
+    answer = _SPECIAL_TOKEN.sub(" ", shorten_digits(answer))  # chat-template tokens ("C<|return|>")
     if len(answer) > 2 * PREPARE_CAP:  # the answer is at the end (a completion's at the start)
         answer = answer[:PREPARE_CAP] + "\n\n" + answer[-PREPARE_CAP:]
-    t = untag(unjson(answer))
+    t = untag(unjson(ungeo(answer)))
     t = unlatex(mark_boxed(t))
     t = unmarkdown(t)
     t = unify_numbers(t)
-    t = trim_pleasantries(mark_answers(t))
+    t = trim_pleasantries(supersede(mark_answers(t)))
     return _weak_labels(t)

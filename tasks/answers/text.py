@@ -225,15 +225,48 @@ def find_answer(text: str, *, completion: bool = False) -> Answer | None:
     return Answer(_SENTENCE.split(line)[-1] if len(line) < SEGMENT_CAP else line, "last_line", len(text))
 
 
+ONLY_ANSWER_WORDS = 6
+"""A last line of at most this many words, after reasoning, is only the answer ("**C**", "2,424 km")."""
+_STATES = re.compile(r"\b(?:is|was|would be|will be|should be|must be|equals|comes to|comes out to|works out to|"
+                     r"gives|yields|lies|sits|it's|that's|it'll be|that'll be)\b|[=≈]", re.IGNORECASE)
+_REJECTS = re.compile(r"\b(?:not|no|never|wrong|incorrect|ruled? out|eliminat\w*|exclud\w*|reject\w*|unlikely|"
+                      r"implausible|impossible|cannot|can't|except|unlike|rather than|instead of|because|since|if|"
+                      r"assum\w*|given|radius|using|with)\b|\?$", re.IGNORECASE)
+
+
+def located(text: str, answer: Answer) -> bool:
+    """Whether a free reply's last line is an answer the reply commits to (scoring policy rule 1): the reply is
+    only that line, the line is only the answer (at most :data:`ONLY_ANSWER_WORDS` words), or the line states
+    a value ("The distance is 2,424 km.") without rejecting, assuming or asking. Any other last line is no
+    commitment: the answer is ``unlocated``, never guessed from the last line in sight."""
+    if answer.source != "last_line":
+        return True
+    lines = [ln for ln in text.strip().split("\n") if ln.strip(" \t*_`#>-")]
+    if answer.text.rstrip().endswith("?") and len(lines) > 1:  # a question commits to nothing
+        return False
+    if len(lines) <= 1 or len(answer.text.split()) <= ONLY_ANSWER_WORDS:
+        return True
+    return bool(_STATES.search(answer.text) or _COMMIT.match(answer.text)) and not _REJECTS.search(answer.text)
+
+
 def commit_block(text: str) -> str:
     """The answer of a reply without a FINAL ANSWER marker when it may span several lines (a grouping, a list of
     parts): from the last cue that commits ("the answer is", "Therefore") to the end of the reply, else the
     last line; cleaned, within the last :data:`TAIL_CAP` characters and capped at :data:`BLOCK_CAP`."""
     tail = text[-TAIL_CAP:]
     cue = last_match(_COMMIT, tail)
-    if cue is None or not tail[cue.end():].strip(" .:*\n\t"):
+    if not has_commit_cue(text):
         return last_line(text)
+    assert cue is not None  # has_commit_cue found it
     return clean(shorten_digits(tail[cue.end():][:BLOCK_CAP])).strip()
+
+
+def has_commit_cue(text: str) -> bool:
+    """Whether the reply's tail has a committing cue ("the answer is", "Therefore") with text after it: the
+    block :func:`commit_block` reads from it is committed (without one it reads the last line)."""
+    tail = text[-TAIL_CAP:]
+    cue = last_match(_COMMIT, tail)
+    return cue is not None and bool(tail[cue.end():].strip(" .:*\n\t"))
 
 
 _REFUSAL = re.compile(

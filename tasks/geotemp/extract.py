@@ -44,10 +44,14 @@ from tasks.answers import (
     ALTERNATIVE_CUE,
     DISOWNED,
     FINAL_RE,
+    UNCOMMITTED,
+    Answer,
     final_answer_end,
     final_answer_segment,
     fold,
     is_refusal,
+    located,
+    next_line,
     prepare,
     split_reasoning,
 )
@@ -232,6 +236,8 @@ class Extraction:
             return Parsed.hedged(raw, self.reason)
         if self.status == "refused":
             return Parsed.refused(raw, self.reason)
+        if self.status == "unlocated":
+            return Parsed.unlocated(raw, self.reason)
         return Parsed.failure(raw, self.reason)
 
 
@@ -251,6 +257,11 @@ class _Time:
 _SLASH_ALTERNATIVE = re.compile(r"(?<=[A-Za-z)])/(?=\s?\d)|(?<=\b\d{4})/(?=\d{1,2}[:.h]\d\d)")
 
 
+_ISO_OFFSET = re.compile(r"(?:(?<=\d)T|(?<![\d:]))(\d{2}:\d{2})(?:(?<=T\d\d:\d\d)|(?=:\d{2}))(?::\d{2}(?:\.\d{1,6})?)?"
+                         r"([+-]\d{2}:?\d{2})(?![\d:])")
+"""An ISO 8601 time with its UTC offset (``2023-06-19T14:30:00-05:00``): one time, never a range."""
+
+
 def normalize(text: str) -> str:
     """Unify spellings the patterns rely on (a.m., dashes, odd spaces, markdown), keeping the text's words."""
     t = text.replace("\u202f", " ").replace("\u00a0", " ").replace("\u2009", " ")
@@ -260,6 +271,7 @@ def normalize(text: str) -> str:
     t = re.sub(r"\\\[|\\\]|\\\(|\\\)|\\text\{([^}]*)\}", lambda m: m.group(1) or " ", t)
     t = re.sub(r"(?m)^[ \t]*#+[ \t]*", "", t)  # not \s*: quadratic over blank lines
     t = _SLASH_ALTERNATIVE.sub(" / ", t)  # "03:37 PM/06:37 PM", "..., 2023/06:37 PM": a slash before a time
+    t = _ISO_OFFSET.sub(lambda m: f" {m.group(1)} (UTC{m.group(2)})", t)  # 14:30:00-05:00: a time and its offset
     return _ABBREV.sub(lambda m: m.group(1), t)
 
 
@@ -694,6 +706,8 @@ def extract_time_answer(text: str, *, utc_target: bool = False, place: str | Non
             if fold(t[start:end]).startswith("not "):
                 return Extraction(None, "the stated answer only says what the time is not")
             why = _hedge(t, inside, chosen, committed=True, utc_target=utc_target, place=place)
+            if not why and UNCOMMITTED.search(next_line(t, start)[:2 * (end - start) + 200]):
+                why = "a time it does not commit to (plus or minus, give or take, not sure of ...)"
             if why:
                 return Extraction(None, f"the stated answer offers {why}", status="hedged")
             if source == "final_answer" and _finals_disagree(times, marked, chosen, utc_target):
@@ -712,9 +726,34 @@ def extract_time_answer(text: str, *, utc_target: bool = False, place: str | Non
         return Extraction(None, "only arithmetic operands, no resulting time")
     why = _hedge(t, times, chosen, committed=False, utc_target=utc_target, place=place) or _weighed(
         t, times, chosen, utc_target=utc_target, place=place)
+    if not why and UNCOMMITTED.search(next_line(t, chosen.start)):
+        why = "a time it does not commit to (plus or minus, give or take, not sure of ...)"
     if why:
         return Extraction(None, f"the reply offers {why}", status="hedged")
+    if not _concludes(t, times, chosen, place):
+        return Extraction(None, "no answer label or committed sentence; the last time in the reply is not a "
+                          "commitment", status="unlocated")
     return Extraction(_answer_from(t, times, chosen, "text"))
+
+
+def _concludes(text: str, times: list[_Time], chosen: _Time, place: str | None) -> bool:
+    """Whether a reply without an answer label commits to ``chosen`` (scoring policy rule 1): the time is on the
+    reply's last line and that line is an answer (:func:`tasks.answers.located`), or it is the reply's only
+    candidate time (others are operands or references) stated in a sentence ("It will be 6:40 AM tomorrow.");
+    A line labelled with the asked place ("Managua: 09:39 PM") commits wherever it is; never the last time in
+    sight."""
+    line_start = text.rfind("\n", 0, chosen.start) + 1
+    city = fold(place.split(",")[0]) if place else ""
+    if city and fold(text[line_start:chosen.start]).removesuffix(" at") == city:
+        return True
+    start = text.rstrip().rfind("\n") + 1
+    if chosen.start >= start:
+        return located(text, Answer(text[start:].strip(), "last_line"))
+    if any(x is not chosen and not (x.operand or x.reference) for x in times):
+        return False
+    span = next(((s, e) for s, e in _sentences(text) if s <= chosen.start < e), None)
+    sentence = text[span[0]:span[1]] if span else ""
+    return located(text, Answer(" ".join(sentence.split()), "last_line"))
 
 
 def _weighed(text: str, times: list[_Time], chosen: _Time, *, utc_target: bool, place: str | None) -> str | None:

@@ -19,11 +19,14 @@ from tasks.answers import (
     ALTERNATIVE_CUE,
     DISOWNED,
     FINAL_RE,
+    UNCOMMITTED,
+    Answer,
     final_answer_end,
     final_answer_segment,
     final_answer_segments,
     fold,
     is_refusal,
+    located,
     prepare,
 )
 from tasks.answers.text import last_match
@@ -155,9 +158,14 @@ class TimeZoneProbeTask(GeneratedTask[ProbeTarget, int]):
         if segment is None or not _has_offset(segment):
             city = re.escape(sample.payload["location"]["city"])
             quoted = _QUOTED.sub(" ", text)  # a restated template or prompt ("... in the form "Paris: UTC+1"")
-            m = last_match(re.compile(rf"{city}\s*[:：]\s*(?:\*\*)?\s*((?:UTC|GMT)[^\n]*)", re.IGNORECASE), quoted)
-            lines = [ln for ln in quoted.splitlines() if _has_offset(ln)]
+            m = last_match(re.compile(rf"(?m)^[ \t>*•-]{{0,8}}{city}\s*[:：]\s*(?:\*\*)?\s*((?:UTC|GMT)[^\n]*)",
+                                      re.IGNORECASE), quoted)
+            lines = [ln for ln in quoted.splitlines() if ln.strip()]
             segment = m.group(1) if m else lines[-1] if lines else None
+            if m is None and segment is not None and _has_offset(segment) and not located(
+                    quoted, Answer(segment.strip(), "last_line")):
+                return Parsed.unlocated(raw, "no FINAL ANSWER line, no 'City: UTC±X' line and no committed last "
+                                        f"line: {segment.strip()[:60]!r}")
         if segment is not None and _PLACEHOLDER.search(segment):
             return Parsed.failure(raw, f"the answer repeats the placeholder UTC±X: {segment.strip()[:80]!r}")
         if segment is None or not _has_offset(segment):
@@ -166,6 +174,8 @@ class TimeZoneProbeTask(GeneratedTask[ProbeTarget, int]):
             return Parsed.failure(raw, "no UTC offset (UTC±X) in the reply")
         if final is not None and fold(final).startswith("not "):
             return Parsed.failure(raw, f"the answer only says what the offset is not: {final[:80]!r}")
+        if UNCOMMITTED.search(segment):
+            return Parsed.hedged(raw, f"the answer does not commit to one offset: {segment.strip()[:80]!r}")
         found, bad = read_offsets(segment)
         if final is not None and segment is final:  # earlier FINAL ANSWER lines must name the same offset
             for earlier in final_answer_segments(text)[1:]:

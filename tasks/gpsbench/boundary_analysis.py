@@ -17,15 +17,19 @@ from typing import TypedDict
 from geocore.gazetteer import CONTINENTS
 from tasks.answers import (
     DISOWNED,
+    UNCOMMITTED,
     answer_block,
     blank_phrase,
     clean,
     commit_block,
     contains_phrase,
     earlier_blocks,
+    find_answer,
     find_phrase,
     fold,
+    has_commit_cue,
     is_refusal,
+    located,
     prepare,
 )
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
@@ -122,7 +126,14 @@ class BoundaryAnalysisTask(GpsTask[ContinentsTarget, dict[str, str]]):
         final = block is not None
         if block is None:
             block = commit_block(text)
+        if UNCOMMITTED.search(block):
+            return Parsed.hedged(raw, f"the answer does not commit to one grouping: {block[:80]!r}")
         claims = continent_claims(block, list(sample.target["continents"]))
+        answer = None if final or has_commit_cue(text) else find_answer(text)
+        if (answer is not None and not located(text, answer) and not is_refusal(text)
+                and not (set(claims) == set(sample.target["continents"])  # a last line that is only the grouping
+                         and fold(answer.text).startswith(tuple(fold(n) for n in CONTINENT_NAMES.values())))):
+            return Parsed.unlocated(raw, f"no FINAL ANSWER line and no committed last line: {answer.text[:60]!r}")
         if not claims:
             if is_refusal(block) or (not final and is_refusal(text)):
                 return Parsed.refused(raw)

@@ -12,6 +12,7 @@ from tasks.base import GeneratedTask, TargetT, ValueT, stable_seed
 from tasks.gpsbench.prompts import SYSTEM_PROMPT
 from tasks.gpsbench.regions import subregion
 from tasks.records import Message, Parsed, Sample, Score
+from tasks.scorers import ChoiceScorer
 
 SYSTEM_MESSAGE = Message(role="system", content=SYSTEM_PROMPT)
 """The system message of every GPSBench sample (one object, shared)."""
@@ -107,11 +108,5 @@ def parse_choice(text: str, sample: Sample[Any]) -> Parsed[int]:
     return extract(text, lambda seg: option(seg, aliases), prompt=sample.prompt)
 
 
-def score_choice(parsed: Parsed[int], sample: Sample[ChoiceT]) -> Score:
-    if not parsed.ok:
-        return failed(parsed)
-    gold = sample.target["index"]
-    choices = sample.choices or ()
-    ok = parsed.answer == gold
-    return graded(ok, None, None, f"answer {LETTERS[parsed.answer]}) {choices[parsed.answer]}, gold "
-                                  f"{LETTERS[gold]}) {choices[gold]}")
+score_choice = ChoiceScorer(gold_key="index", letters=LETTERS, texts=True)
+"""The GPSBench choice scorer (:class:`tasks.scorers.ChoiceScorer`): the option index against the gold's."""

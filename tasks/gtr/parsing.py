@@ -16,16 +16,17 @@ ST-IoU 0, while the camera choice still counts for MCQ accuracy.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypedDict
 
-from tasks.answers import decide, distinct, extract, option_labels, option_texts
+from tasks.answers import answer_block, decide, distinct, extract, option_labels, option_texts, prepare
 from tasks.records import Parsed, Sample
 
 CAMERA_RE = re.compile(r"\b[Cc]\d{3}\b")
 _NUM = r"(?<![\w.])[-+]?\d+(?:\.\d+)?"
-_SEP = r"\s*(?:s\b|secs?\b|seconds\b)?\s*(?:-|–|—|to|,|and|until)\s*"
+_SEP = r"\s*(?:s\b|secs?\b|seconds\b)?\s*(?:-|–|—|to|,|and|until|\|)\s*(?:t\s?=\s?)?"
 SEGMENT_RE = re.compile(rf"\b([Cc]\d{{3}})\b[^\d\n]{{0,40}}?({_NUM}){_SEP}({_NUM})", re.IGNORECASE)
 INTERVAL_RE = re.compile(rf"({_NUM}){_SEP}({_NUM})", re.IGNORECASE)
 _LEAD_LETTER = re.compile(
@@ -206,5 +207,46 @@ def find_forecast(segment: str, sample: Sample) -> Parsed[ForecastAnswer]:
 
 
 def parse_forecast(text: str, sample: Sample) -> Parsed[ForecastAnswer]:
-    """Parse an answer to a GTR prediction item (see :func:`find_forecast`)."""
-    return extract(text, lambda seg: find_forecast(seg, sample), prompt=sample.prompt)
+    """Parse an answer to a GTR prediction item (see :func:`find_forecast`). Intervals written as JSON
+    (``{"option": "B", "camera": "C482", "interval": [170.4, 178.5]}``, or ``"from"``/``"to"``) or in a table
+    under a FINAL ANSWER line that holds only the letter are read like ``B; C482 [170.4, 178.5]``."""
+    if not isinstance(text, str):
+        return extract(text, lambda seg: find_forecast(seg, sample), prompt=sample.prompt)
+    parsed = extract(_unjson_forecast(text), lambda seg: find_forecast(seg, sample), prompt=sample.prompt)
+    if not parsed.ok or any(iv is not None for _, iv in parsed.answer["segments"]):
+        return parsed.model_copy(update={"raw": text})
+    block = answer_block(prepare(text))
+    if block and "|" in block:  # "FINAL ANSWER: B" and a table of cameras and times under it
+        rows = " ; ".join(" ".join(ln.replace("|", " | ").split()) for ln in block.split("\n")[1:] if "|" in ln)
+        first = block.split("\n")[0]
+        table = find_forecast(f"{first}; {rows}", sample)
+        if table.ok and table.answer["choice"] == parsed.answer["choice"]:
+            return table.model_copy(update={"raw": text})
+    return parsed.model_copy(update={"raw": text})
+
+
+_JSON_OBJECT = re.compile(r"\{[^{}]{0,400}\}")
+_CAMERA_KEYS = ("camera", "camera_id", "cam")
+_OPTION_KEYS = ("option", "letter", "answer", "choice")
+
+
+def _unjson_forecast(text: str) -> str:
+    """A JSON object naming a camera and its in-view interval written as ``FINAL ANSWER: B; C482 [a, b]``."""
+    if "{" not in text:
+        return text
+
+    def rewrite(m: re.Match[str]) -> str:
+        try:
+            obj = json.loads(m.group(0))
+        except ValueError:
+            return m.group(0)
+        keys = {str(k).lower(): v for k, v in obj.items()} if isinstance(obj, dict) else {}
+        camera = next((keys[k] for k in _CAMERA_KEYS if isinstance(keys.get(k), str)), None)
+        span = keys.get("interval") or keys.get("in_view") or [keys.get("from", keys.get("start")),
+                                                                 keys.get("to", keys.get("end"))]
+        if camera is None or not isinstance(span, list) or len(span) != 2 or not all(
+                isinstance(x, (int, float)) for x in span):
+            return m.group(0)
+        letter = next((keys[k] for k in _OPTION_KEYS if isinstance(keys.get(k), str)), "")
+        return f"\nFINAL ANSWER: {letter + '; ' if letter else ''}{camera} [{span[0]}, {span[1]}]\n"
+    return _JSON_OBJECT.sub(rewrite, text)

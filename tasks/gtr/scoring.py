@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypedDict
 
-from tasks.gtr.parsing import ChoiceAnswer, ForecastAnswer
+from tasks.gtr.parsing import ForecastAnswer
 from tasks.gtr.prompts import LETTERS
 from tasks.records import Parsed, Sample, Score
+from tasks.scorers import ChoiceScorer
 
 Segment = tuple[str, tuple[float, float] | None]
 
@@ -81,14 +82,8 @@ def as_segments(raw: Sequence[Sequence[object]]) -> list[Segment]:
     return out
 
 
-def score_mcq(parsed: Parsed[ChoiceAnswer], sample: Sample[ChoiceGold]) -> Score:
-    """Accuracy: the parsed option index against the gold index."""
-    gold = int(sample.target["index"])
-    if not parsed.ok:
-        return Score.unanswered(parsed)
-    choice = parsed.answer["choice"]
-    ok = choice == gold
-    return Score(correct=ok, value=1.0 if ok else 0.0, explanation=f"answer {LETTERS[choice]}, gold {LETTERS[gold]}")
+score_mcq = ChoiceScorer(gold_key="index", answer_key="choice", letters=LETTERS)
+"""GTR accuracy (:class:`tasks.scorers.ChoiceScorer`): the parsed option index against the gold index."""
 
 
 def score_forecast(parsed: Parsed[ForecastAnswer], sample: Sample[ForecastGold]) -> Score:

@@ -18,6 +18,7 @@ from geocore.geodesy import geodesic_km
 from tasks.base import GeneratedTask, TargetT, ValueT, shared_stream, stable_seed
 from tasks.records import Message, Parsed, Sample, Score
 from tasks.registry import Variant
+from tasks.scorers import ChoiceScorer
 from tasks.stbench.parsing import LatLon, parse_anomaly, parse_option, parse_point, parse_yes_no
 from tasks.stbench.prompts import CHAT_SYSTEM, COMPLETION_SYSTEM, Fmt, Style
 
@@ -125,14 +126,8 @@ def parse_answer(kind: AnswerKind, text: str, sample: Sample[Any]) -> Parsed[Any
     return parse_verdict_answer(kind, text, sample)
 
 
-def score_option(parsed: Parsed[int], sample: Sample[OptionTarget]) -> Score:
-    """Exact match of the option number."""
-    if not parsed.ok:
-        return Score.unanswered(parsed, error_unit=None)
-    gold = sample.target["option"]
-    ok = parsed.answer == gold
-    label = f" ({sample.target.get('label')})" if sample.target.get("label") else ""
-    return Score(correct=ok, value=1.0 if ok else 0.0, explanation=f"answer {parsed.answer!r}, gold {gold!r}{label}")
+score_option = ChoiceScorer(gold_key="option", note_key="label")
+"""The STBench choice scorer (:class:`tasks.scorers.ChoiceScorer`): exact match of the option number."""
 
 
 def score_verdict(parsed: Parsed[str], sample: Sample[VerdictTarget]) -> Score:

@@ -64,7 +64,7 @@ def intrinsic(data: dict[str, Any]) -> dict[str, Any]:
 def status_cell(printed: str) -> str:
     """The intrinsic status % cell of the task's row in the printed table."""
     row = next(line for line in printed.splitlines() if "gpsbench.distance" in line)
-    return re.findall(r"\b\d+/\d+/\d+/\d+/\d+/\d+\b", row)[0]
+    return re.findall(r"\b\d+(?:/\d+){6}\b", row)[0]
 
 
 def test_a_reply_cut_at_the_token_limit_is_truncated_and_never_credited(tmp_path: Path,
@@ -75,7 +75,7 @@ def test_a_reply_cut_at_the_token_limit_is_truncated_and_never_credited(tmp_path
     assert code == 0 and s["n"] == 2 and s["errors"] == 0  # not an error: the run measured it
     assert s["statuses"]["truncated"] == 2 and s["correct"] == 0 and s["accuracy"] == 0.0
     assert s["truncated_share"] == 1.0 and s["output_tokens_per_sample"] == {"mean": 50.0, "median": 50.0}
-    assert status_cell(printed) == "0/0/0/0/100/0" and "truncated" in printed
+    assert status_cell(printed) == "0/0/0/0/0/100/0" and "truncated" in printed
     assert "note: intrinsic: 2 of 2 answers were cut at the output-token limit (512 tokens per call)" in printed
     assert {r["answer_status"] for r in rows} == {"truncated"} and {r["finish_reason"] for r in rows} == {"length"}
     assert {r["correct"] for r in rows} == {"False"}
@@ -92,7 +92,7 @@ def test_the_same_text_ending_normally_is_scored(tmp_path: Path, capsys: pytest.
         code, data, rows, printed = run(["--model", "openai/gpt-4o", "--base-url", server.url], tmp_path, capsys)
     s = intrinsic(data)
     assert code == 0 and s["statuses"]["answered"] == 2 and s["correct"] == 1 and s["truncated_share"] == 0.0
-    assert status_cell(printed) == "100/0/0/0/0/0" and {r["finish_reason"] for r in rows} == {"stop"}
+    assert status_cell(printed) == "100/0/0/0/0/0/0" and {r["finish_reason"] for r in rows} == {"stop"}
 
 
 def test_an_anthropic_refusal_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -101,7 +101,7 @@ def test_an_anthropic_refusal_is_refused(tmp_path: Path, capsys: pytest.CaptureF
                                          "--api-key-env", "GEOGAP_TEST_KEY"], tmp_path, capsys)
     s = intrinsic(data)
     assert code == 0 and s["statuses"]["refused"] == 2 and s["errors"] == 0 and s["correct"] == 0
-    assert status_cell(printed) == "0/0/0/100/0/0"
+    assert status_cell(printed) == "0/0/0/0/100/0/0"
     assert {(r["answer_status"], r["finish_reason"], r["finish_reason_raw"]) for r in rows} == {
         ("refused", "refusal", "refusal")}
     assert all(path == "/v1/messages" for path, _ in server.requests)
@@ -118,7 +118,7 @@ def test_gemini_safety_and_prompt_blocks_are_blocked(tmp_path: Path, capsys: pyt
         code, data, rows, printed = run(["--model", "google/gemini-2.5-flash"], tmp_path, capsys)
     s = intrinsic(data)
     assert code == 0 and s["statuses"]["blocked"] == 2 and s["errors"] == 0 and s["correct"] == 0
-    assert status_cell(printed) == "0/0/0/0/0/100" and "were blocked by the provider's safety filter" in printed
+    assert status_cell(printed) == "0/0/0/0/0/0/100" and "were blocked by the provider's safety filter" in printed
     assert {r["sample_id"]: (r["answer_status"], r["finish_reason"], r["finish_reason_raw"]) for r in rows} == {
         SAMPLES[0].id: ("blocked", "content_filter", "SAFETY"),
         SAMPLES[1].id: ("blocked", "prompt_blocked", "prompt_feedback.block_reason=SAFETY")}
@@ -130,7 +130,7 @@ def test_an_openai_content_filter_is_blocked(tmp_path: Path, capsys: pytest.Capt
         code, data, rows, printed = run(["--model", "openai/gpt-4o", "--base-url", server.url], tmp_path, capsys)
     s = intrinsic(data)
     assert code == 0 and s["statuses"]["blocked"] == 2 and s["errors"] == 0
-    assert status_cell(printed) == "0/0/0/0/0/100"
+    assert status_cell(printed) == "0/0/0/0/0/0/100"
     assert {(r["answer_status"], r["finish_reason"]) for r in rows} == {("blocked", "content_filter")}
 
 

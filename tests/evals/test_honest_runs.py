@@ -224,19 +224,21 @@ def test_answer_status_shares_reach_results_json_and_the_table(tmp_path: Path) -
         _scored(5, "tools", ok, True),
     ]
     s = summarise([r for r in rs if r.condition == "intrinsic"])
-    assert s.statuses == {"answered": 2, "hedged": 1, "unparsed": 1, "refused": 1, "truncated": 0, "blocked": 0}
-    assert s.status_shares == {"answered": 0.4, "hedged": 0.2, "unparsed": 0.2, "refused": 0.2, "truncated": 0.0,
-                               "blocked": 0.0}
+    assert s.statuses == {"answered": 2, "hedged": 1, "unlocated": 0, "unparsed": 1, "refused": 1, "truncated": 0,
+                          "blocked": 0}
+    assert s.status_shares == {"answered": 0.4, "hedged": 0.2, "unlocated": 0.0, "unparsed": 0.2, "refused": 0.2,
+                               "truncated": 0.0, "blocked": 0.0}
     assert (s.n, s.correct, s.errors, s.parse_failures) == (5, 1, 1, 3)
     report = build_report(rs, ["intrinsic", "tools"], {"run_id": "r"})
     data = json.loads(write_results_json(tmp_path / "results.json", report).read_text())
     shares = data["tasks"][0]["conditions"]["intrinsic"]["status_shares"]
-    assert shares == {"answered": 0.4, "hedged": 0.2, "unparsed": 0.2, "refused": 0.2, "truncated": 0.0, "blocked": 0.0}
+    assert shares == {"answered": 0.4, "hedged": 0.2, "unlocated": 0.0, "unparsed": 0.2, "refused": 0.2, "truncated": 0.0,
+                      "blocked": 0.0}
     assert data["tasks"][0]["gap"]["tools"]["n_paired"] == 5  # the errored pair (5) is left out
     table = render_table(compare(rs, ["intrinsic", "tools"]), ["intrinsic", "tools"])
     headers = [c.header for c in table.columns]
     status_col = table.columns[headers.index("intrinsic status %")]._cells
-    assert status_col == ["40/20/20/20/0/0"]
+    assert status_col == ["40/20/0/20/20/0/0"]
     assert table.columns[0]._cells == ["t.x (incomplete)"]
 
 

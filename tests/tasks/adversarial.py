@@ -50,6 +50,8 @@ class Kit:
     """A given parameter sentence opening a chatty answer line ("With R = 6371 km,")."""
     free_text: bool = False
     """The answer is free text (a place name): a sentence on the answer line may be read as one."""
+    labelled: bool = False
+    """The gold as written carries the answer's own label (``Paris: UTC+1``): a line that commits wherever it is."""
     extra: list[tuple[str, str, AnswerStatus, bool | None]] = field(default_factory=list)
     """Task-specific templates: (name, reply, status, credited)."""
 
@@ -251,7 +253,7 @@ def _tz(s: Sample) -> Kit:
     wrong_min = minutes[0] + 180 if minutes[0] <= 600 else minutes[0] - 180
     others = [m_ for m_ in (minutes[0] + 60, minutes[0] - 60) if m_ not in minutes]
     return Kit(f"{city}: {off(minutes[0])}", f"{city}: {off(wrong_min)}",
-               [f"{city}: {off(minutes[0])}", *(f"{city}: {off(x)}" for x in others)], seps=("; ", " or "), extra=[
+               [f"{city}: {off(minutes[0])}", *(f"{city}: {off(x)}" for x in others)], seps=("; ", " or "), labelled=True, extra=[
         ("offsets_or", f"FINAL ANSWER: {city}: {off(minutes[0])} or {off(others[0])}", "hedged", False),
         ("system_template_echo", "FINAL ANSWER: " + (placeholder(s.messages[0].content) or "City: UTC+X"),
          "unparsed", False),
@@ -398,6 +400,17 @@ def cases_for(s: Sample) -> Iterator[Case]:
     yield case("wrong_or_gold", f"{pre}{k.wrong} or {k.gold}", "hedged", False)
     yield case("gold_bracket_alternative", f"{pre}{k.gold} (or {k.wrong})", "hedged", False)
     yield case("empty_answer_line", "Some reasoning here.\nFINAL ANSWER:", "unparsed", False)
+    # a labelled correction replaces the answer; an uncommitted alternative after it is a hedge
+    yield case("corrected_to_gold", f"**Answer:** {k.wrong}\n\nWait, I misread the question.\n\n"
+               f"**Corrected answer:** {k.gold}", "answered", True)
+    yield case("corrected_to_wrong", f"**Answer:** {k.gold}\n\nWait, I misread the question.\n\n"
+               f"**Corrected answer:** {k.wrong}", "answered", False)
+    yield case("uncommitted_after", f"{pre}{k.gold}\n(Low confidence: it could easily be {k.wrong}.)", "hedged", False)
+    yield case("give_or_take", f"{pre}{k.gold}, give or take", "hedged", False)
+    # no label, no committed sentence: the answer is not located, never read from the last line in sight
+    yield case("unlabelled_last_line", f"{k.gold}\n\nI checked each candidate against the data.\n"
+               f"My first thought was {k.wrong}, since the data was unclear.",
+               *(("answered", True) if k.labelled else ("unlocated", False)))
     if not k.free_text:
         yield case("answer_line_words", pre + "see the reasoning above", "unparsed", False)
     for sep in k.seps[:2]:

@@ -29,7 +29,7 @@ from tests.tasks.adversarial import runner_score
 
 HERE = Path(__file__).resolve().parent
 REAL_REPLIES = HERE / "real_replies.jsonl"
-STATUSES = ("answered", "unparsed", "hedged", "refused", "truncated", "blocked")
+STATUSES = ("answered", "unlocated", "unparsed", "hedged", "refused", "truncated", "blocked")
 
 
 @dataclass(frozen=True)

@@ -366,8 +366,8 @@ def test_run_page_shows_answer_status_shares_and_errors_and_the_list_filters_by_
     rid = next(iter(viewer.runs))
     html = viewer.handle(f"/runs/{rid}/").body.decode()
     # 10 samples; intrinsic: 8 answered, 1 hedged, 1 unparsed; tools: 1 error, so 9 answered samples
-    for text in ("intrinsic status %", "tools status %", ">80/10/10/0/0/0<", ">100/0/0/0/0/0<",
-                 "answered 8, hedged 1, unparsed 1, refused 0, truncated 0, blocked 0 of 10 answered samples", ">0 / 1<", "incomplete"):
+    for text in ("intrinsic status %", "tools status %", ">80/10/0/10/0/0/0<", ">100/0/0/0/0/0/0<",
+                 "answered 8, hedged 1, unlocated 0, unparsed 1, refused 0, truncated 0, blocked 0 of 10 answered samples", ">0 / 1<", "incomplete"):
         assert text in html, text
     assert 'class="chip o-hedged"' in html and f'href="/runs/{rid}/samples?outcome=hedged"' in html
     listing = viewer.handle(f"/runs/{rid}/samples?outcome=hedged").body.decode()
