@@ -153,6 +153,14 @@ def test_a_model_without_batch_support_is_refused_in_one_line() -> None:
         wire_for(ScriptedChatModel(script=lambda m, t: "x"))
 
 
+def recorded_batches(run_dir: Path) -> list:
+    """The batches the run directory records (none while the state file is absent or being written)."""
+    try:
+        return json.loads((run_dir / STATE_FILE).read_text())["batches"]
+    except (OSError, ValueError, KeyError):
+        return []
+
+
 def test_cli_batch_run_killed_after_submission_resumes(tmp_path, work, monkeypatch) -> None:
     """``--batch`` through ``python -m evals.compare``: SIGKILL while the batch is open, then ``--resume``."""
     import os
@@ -175,7 +183,7 @@ def test_cli_batch_run_killed_after_submission_resumes(tmp_path, work, monkeypat
         proc = subprocess.Popen(argv, env=os.environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             for _ in range(600):  # the batch is recorded before the run waits on it
-                if (run_dir / STATE_FILE).is_file() and world.batches:
+                if world.batches and recorded_batches(run_dir):
                     break
                 time.sleep(0.1)
             proc.send_signal(signal.SIGKILL)
