@@ -212,7 +212,7 @@ def _loaded_run(run_dir: Path) -> RunResult:
     stored = _stored(run_dir)
     report = read_report(run_dir / "results.json")
     comps = [*(report.tasks or []), *([report.overall] if report.overall else [])]
-    out = Console(record=True, file=io.StringIO(), width=120)
+    out = quiet_console()
     print_table(comps, stored.spec.conditions, out, baseline=report.meta.get("baseline_condition", BASELINE_CONDITION))
     return RunResult(run_dir=run_dir, run_id=stored.run_id, spec=stored.spec, report=report.as_dict(),
                      table=out.export_text(), failed=report.overall.errors if report.overall else 0)
@@ -230,7 +230,7 @@ def load(run_dir: str | Path) -> RunResult | ModelsResult:
         raise RunError(f"{path} is neither a run directory nor a directory of several models' runs", EXIT_USAGE)
     parent = path / "results.json"
     board = read_report(parent).leaderboard if parent.is_file() else None
-    out = Console(record=True, file=io.StringIO(), width=120)
+    out = quiet_console()
     if board is not None:
         print_leaderboard(board, out)
     return ModelsResult(run_dir=path, models={m: _loaded_run(d) for m, d in pairs}, errors={},
@@ -326,7 +326,13 @@ def _consoles(show: bool) -> tuple[Console, Console]:
     recording (the table text)."""
     if show:
         return Console(stderr=True), Console(record=True)
-    return Console(file=io.StringIO()), Console(record=True, file=io.StringIO(), width=120)
+    return quiet_console(), quiet_console()
+
+
+def quiet_console() -> Console:
+    """A console that records and prints nothing, also in Jupyter (where rich would otherwise display its output
+    in the cell, whatever its file)."""
+    return Console(record=True, file=io.StringIO(), width=120, force_jupyter=False)
 
 
 def _raise(message: str, code: int) -> int:
