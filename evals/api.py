@@ -34,7 +34,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import ValidationError
@@ -293,15 +293,30 @@ def config(model: str | BaseChatModel | None = None, *, label: str | None = None
                        "name", EXIT_USAGE) from None
 
 
-def run(model: str | list[str] | BaseChatModel | None = None, *, show: bool = False, label: str | None = None,
-        forced_tool_choice: str | None = None, **options: Any) -> RunResult | ModelsResult:
+@overload
+def run(model: list[str] | tuple[str, ...], *, show: bool = False, label: str | None = None,
+        forced_tool_choice: str | None = None, **options: Any) -> ModelsResult: ...
+
+
+@overload
+def run(model: BaseChatModel, *, show: bool = False, label: str | None = None,
+        forced_tool_choice: str | None = None, **options: Any) -> RunResult: ...
+
+
+@overload
+def run(model: str | None = None, *, show: bool = False, label: str | None = None,
+        forced_tool_choice: str | None = None, **options: Any) -> RunResult | ModelsResult: ...
+
+
+def run(model: str | list[str] | tuple[str, ...] | BaseChatModel | None = None, *, show: bool = False,
+        label: str | None = None, forced_tool_choice: str | None = None, **options: Any) -> RunResult | ModelsResult:
     """Run a comparison like ``python -m evals.compare`` and return its :class:`RunResult`.
 
     ``model``: ``provider/name`` (default ``local/qwen2.5-coder-1.5b``, the embedded model; with ``resume``, the run's) or
     a LangChain chat model object (``label`` names it; ``forced_tool_choice``
     is what its ``bind_tools(tool_choice=...)`` takes to force a tool call, for ``tools-required``); several
     models (a list, or comma-separated as the CLI's ``--model a,b``) run one after another into one directory
-    and return a :class:`ModelsResult`.
+    and return a :class:`ModelsResult` (a string is typed as either: ``isinstance`` tells them apart).
     ``show``: print the progress and the tables (default: nothing is printed; the table text is in ``.table``).
     ``options``: the CLI's options by field name, e.g. ``tasks="gpsbench.*"``, ``conditions=["intrinsic",
     "tools"]``, ``limit=20``, ``epochs=3``, ``output="runs/x"``, ``resume="runs/x"``."""
