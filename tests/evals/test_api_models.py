@@ -92,3 +92,17 @@ def test_show_false_prints_nothing(tmp_path: Path, capfd: pytest.CaptureFixture[
     assert captured.out == "" and captured.err == ""
     api.run(ALWAYS_111, output=str(tmp_path / "one"), show=True, **OPTIONS)
     assert "gpsbench.distance" in capfd.readouterr().out  # shown when asked: the test can see output
+
+
+def test_a_model_whose_run_stops_is_in_errors_and_the_others_still_run(tmp_path: Path,
+                                                                       capfd: pytest.CaptureFixture[str]) -> None:
+    prices = tmp_path / "prices.toml"  # USD 1 per output token: the engine test's model spends USD 7 an answer
+    prices.write_text('["scripted/tests.evals.test_engine:answer"]\ninput = 0\noutput = 1e6\n'
+                      '["scripted/tests.evals.test_api:always_111_km"]\ninput = 0\noutput = 0\n')
+    costly = "scripted/tests.evals.test_engine:answer"
+    result = api.run([costly, ALWAYS_111], tasks="gpsbench.distance", limit=3, conditions="intrinsic", cache=False,
+                     max_connections=1, prices=str(prices), max_cost=12, output=str(tmp_path / "m"))
+    assert list(result.errors) == [costly] and not result.complete
+    assert result.errors[costly].startswith("stopped: spend $14.0000 reached --max-cost $12")  # the CLI's line
+    assert list(result.models) == [ALWAYS_111] and result.models[ALWAYS_111].complete
+    assert capfd.readouterr() == ("", "")  # the stop is in errors, not printed
