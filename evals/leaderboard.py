@@ -37,7 +37,8 @@ from evals.run_reader import RunReader
 from evals.stats import paired_bootstrap_gap
 
 NOT_SHARED = ("error", "not_applicable")  # results that are no answer: outside the status shares
-SHOWN_STATUSES = ("truncated", "hedged")  # the shares the terminal and the pages show beside the gap
+SHOWN_STATUSES = ("truncated", "hedged", "unlocated")  # the shares the terminal and the pages show beside the gap
+SHORT_STATUS = {"truncated": "trunc", "unlocated": "unloc"}  # column heads where space is short
 
 
 @dataclass(frozen=True)
@@ -204,7 +205,8 @@ def row_cells(row: dict[str, Any], baseline: str, condition: str) -> list[str]:
             "–" if adoption is None else f"{100 * adoption:.0f}", *shares, fmt_cost(row["cost_usd"])]
 
 
-HEADERS = ["acc {b} %", "acc {c} %", "gap (pts) [95% CI]", "tool use %", "trunc % b/c", "hedged % b/c", "cost"]
+HEADERS = ["acc {b} %", "acc {c} %", "gap (pts) [95% CI]", "tool use %",
+           *(f"{SHORT_STATUS.get(s, s)} % b/c" for s in SHOWN_STATUSES), "cost"]
 
 def _terminal_row(row: dict[str, Any], baseline: str, condition: str) -> list[str]:
     base, comp = row["conditions"].get(baseline, {}), row["conditions"].get(condition, {})
@@ -213,6 +215,9 @@ def _terminal_row(row: dict[str, Any], baseline: str, condition: str) -> list[st
     return [pct(base.get("accuracy")), pct(comp.get("accuracy")), fmt_gap(row["gap"].get(condition)),
             "–" if adoption is None else f"{100 * adoption:.0f}",
             "/".join(f"{100 * st.get(s, 0.0):.0f}" for s in SHOWN_STATUSES) if st else "–"]
+
+
+SHOWN_HEAD = "/\n".join(SHORT_STATUS.get(s, s) for s in SHOWN_STATUSES) + " %"  # trunc/ hedged/ unloc %
 
 
 def render_leaderboard(board: dict[str, Any]) -> list[Table]:
@@ -239,7 +244,7 @@ def render_leaderboard(board: dict[str, Any]) -> list[Table]:
                 t.add_column(escape(f"{c}\nacc %"), justify="right", overflow="fold", max_width=10)
                 t.add_column("gap (pts)\n[95% CI]", justify="right", no_wrap=True)
                 t.add_column("tool\nuse %", justify="right", no_wrap=True)
-            t.add_column("trunc/\nhedged %", justify="right", no_wrap=True)
+            t.add_column(SHOWN_HEAD, justify="right", no_wrap=True)
             for task in tasks:
                 if task in rows:
                     if task == ALL_TASKS:
@@ -248,7 +253,8 @@ def render_leaderboard(board: dict[str, Any]) -> list[Table]:
                     t.add_row(escape(short_task(task)), *map(escape, [cells[0], cells[4]] if alone else cells))
             out.append(t)
     out[-1].caption = escape(f"gap: compared − {b} on the same items, bootstrap over items · tool use: answered "
-                             "samples that called a tool · trunc/hedged: shares of the compared condition's answers "
+                             f"samples that called a tool · {'/'.join(SHORT_STATUS.get(s, s) for s in SHOWN_STATUSES)}: shares of the compared "
+                             "condition's answers "
                              "· cost: all conditions (– unknown)")
     pairs = list(dict.fromkeys((d["a"], d["b"], d["condition"]) for d in board["differences"]))
     for a, other, c in pairs:

@@ -91,8 +91,11 @@ def child_dirs(parent: Path, models: list[str]) -> list[Path]:
     return out
 
 
-def run_models(cfg: RunConfig, models: list[str], run_one: RunOne, console: Console, out: Console) -> int:
-    """Check every model's options, then run each (``run_one``) and write the leaderboard; the exit code."""
+def run_models(cfg: RunConfig, models: list[str], run_one: RunOne, console: Console, out: Console, *,
+               on_error: Callable[[str, int], int] = fail) -> int:
+    """Check every model's options, then run each (``run_one``) and write the leaderboard; the exit code.
+    ``on_error`` takes a refused run's one-line message and exit code (the CLI prints it; :mod:`evals.api`
+    raises)."""
     from evals.estimate import print_estimate
 
     parent = Path(cfg.output) if cfg.output else default_parent()
@@ -111,9 +114,9 @@ def run_models(cfg: RunConfig, models: list[str], run_one: RunOne, console: Cons
         for c in cfgs:
             plans.append(plan(c, like=plans[-1] if plans else None))
     except UsageError as exc:
-        return fail(str(exc), 2)
+        return on_error(str(exc), 2)
     except RunFailed as exc:
-        return fail(str(exc), exc.code)
+        return on_error(str(exc), exc.code)
     parent.mkdir(parents=True, exist_ok=True)
     (parent / MANIFEST).write_text(json.dumps({"models": [{"model": m, "run_dir": d.name}
                                                           for m, d in zip(models, dirs, strict=True)]}, indent=2))

@@ -3,7 +3,6 @@ executor with a progress bar, then print the table and write the report files.""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import replace
@@ -153,9 +152,8 @@ def answer_batched(run: Prepared, conditions: list[Any], factory: SpecEndpointFa
         raise RunFailed(str(exc), EXIT_USAGE) from None
     except KeyboardInterrupt as exc:
         how, code = ("terminated (SIGTERM)", EXIT_TERMINATED) if isinstance(exc, Terminated) else ("interrupted", 130)
-        print(f"error: {how}: submitted batches are recorded in {run.run_dir}/batches.json; --resume {run.run_dir} "
-              "collects them", file=sys.stderr)
-        raise RunFailed("", code) from None
+        raise RunFailed(f"{how}: submitted batches are recorded in {run.run_dir}/batches.json; --resume "
+                        f"{run.run_dir} collects them", code) from None
 
 
 def execute_job(job: Job, executor: Executor, todo: int, console: Console, run_dir: Path, watch: Any,
@@ -188,26 +186,22 @@ def execute_job(job: Job, executor: Executor, todo: int, console: Console, run_d
         try:
             executor.execute(job, on_result, watch)
         except ExecutorUnavailable as exc:
-            console.print(f"error: {exc}")
-            raise RunFailed("", EXIT_FAILED) from None
+            raise RunFailed(str(exc), EXIT_FAILED) from None
         except CostCapReached as exc:
             if isinstance(shown, Progress):
                 shown.stop()
-            print(f"stopped: {exc}; completed samples are stored: --resume {run_dir} with a higher --max-cost (or "
-                  f"none) continues (exit code {EXIT_COST_CAP})", file=sys.stderr)
-            raise RunFailed("", EXIT_COST_CAP) from None
+            raise RunFailed(f"stopped: {exc}; completed samples are stored: --resume {run_dir} with a higher "
+                            f"--max-cost (or none) continues (exit code {EXIT_COST_CAP})", EXIT_COST_CAP) from None
         except RunStopped as exc:
             if isinstance(shown, Progress):
                 shown.stop()
-            print(f"error: {redact(f'run stopped: {exc}')}", file=sys.stderr)
-            print(f"completed samples are stored; resume with --resume {run_dir}", file=sys.stderr)
-            raise RunFailed("", EXIT_STOPPED) from None
+            raise RunFailed(redact(f"run stopped: {exc}; completed samples are stored; resume with --resume {run_dir}"),
+                            EXIT_STOPPED) from None
         except KeyboardInterrupt as exc:
             how, code = ("terminated (SIGTERM)", EXIT_TERMINATED) if isinstance(exc, Terminated) else ("interrupted", 130)
             if isinstance(shown, Progress):
                 shown.stop()
-            print(f"error: {how}: completed samples are stored; resume with --resume {run_dir}", file=sys.stderr)
-            raise RunFailed("", code) from None
+            raise RunFailed(f"{how}: completed samples are stored; resume with --resume {run_dir}", code) from None
 
 
 def ended_lines(pooled: TaskComparison, caps: Sequence[int]) -> list[str]:

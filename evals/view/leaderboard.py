@@ -1,5 +1,5 @@
 """The leaderboard page (:mod:`evals.leaderboard`): per compared condition, one row per model and task with each
-condition's accuracy, the gap with its interval, tool adoption, the truncated and hedged shares and the cost; the
+condition's accuracy, the gap with its interval, tool adoption, the truncated, hedged and unlocated shares and the cost; the
 gaps as a chart; and the difference of every two models' gaps with its paired interval.
 
 The server shows it at ``/leaderboard``: the leaderboard a parent directory of several models holds in its
@@ -73,23 +73,24 @@ def _table(board: dict[str, Any], condition: str, links: dict[str, str]) -> Safe
     tasks = [*board["tasks"], *([ALL_TASKS] if len(board["tasks"]) > 1 else [])]
     body = []
     for task in tasks:
-        body.append(h('<tr class="group"><td colspan="9"><b>{t}</b></td></tr>', t=POOLED if task == ALL_TASKS else task))
+        body.append(h('<tr class="group"><td colspan="{n}"><b>{t}</b></td></tr>', t=POOLED if task == ALL_TASKS else task,
+                      n=6 + len(SHOWN_STATUSES)))
         for row in (r for r in board["rows"] if r["task"] == task):
             base, comp = row["conditions"].get(b), row["conditions"].get(condition)
             adoption = (comp or {}).get("tool_adoption")
             body.append(h(
                 '<tr data-model="{m}" data-task="{t}"><td>{name}</td><td class="num">{a}</td><td class="num">{c}</td>'
-                '<td class="num gap">{g}</td><td class="num">{u}</td><td class="num">{tr}</td><td class="num">{he}</td>'
-                '<td class="num">{cost}</td></tr>',
+                '<td class="num gap">{g}</td><td class="num">{u}</td>{shares}<td class="num">{cost}</td></tr>',
                 m=row["model"], t=task, name=_model_cell(row, links), a=acc_cell(base, detail=False),
                 c=acc_cell(comp, detail=False, compared=True), g=gap_cell(row["gap"].get(condition)),
-                u="–" if adoption is None else f"{100 * adoption:.0f}", tr=_shares(row, b, condition, SHOWN_STATUSES[0]),
-                he=_shares(row, b, condition, SHOWN_STATUSES[1]), cost=fmt_cost(row["cost_usd"])))
+                u="–" if adoption is None else f"{100 * adoption:.0f}",
+                shares=join([h('<td class="num">{v}</td>', v=_shares(row, b, condition, st)) for st in SHOWN_STATUSES]),
+                cost=fmt_cost(row["cost_usd"])))
     return h('<table class="grid leaderboard" data-condition="{c}"><thead><tr><th>model</th><th class="num">{b} acc % '
              '[95% CI]</th><th class="num">{c} acc % [95% CI]</th><th class="num">gap (pts) [95% CI]</th>'
-             '<th class="num">tool use %</th><th class="num">truncated % {b} / {c}</th>'
-             '<th class="num">hedged % {b} / {c}</th><th class="num">cost</th></tr></thead><tbody>{rows}</tbody>'
-             "</table>", b=b, c=condition, rows=join(body))
+             '<th class="num">tool use %</th>{heads}<th class="num">cost</th></tr></thead><tbody>{rows}</tbody>'
+             "</table>", b=b, c=condition, rows=join(body),
+             heads=join([h('<th class="num">{s} % {b} / {c}</th>', s=st, b=b, c=condition) for st in SHOWN_STATUSES]))
 
 
 def _chart(board: dict[str, Any], condition: str) -> Safe:

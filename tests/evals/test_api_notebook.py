@@ -52,11 +52,20 @@ except api.RunError as exc:
     bad = [exc.code, str(exc)[:40]]
 print(json.dumps({"named": named.spec.model, "rows": len(api.read_run(named.run_dir)), "bad": bad}))
 """,
+    """
+MODELS = ["scripted/tests.evals.test_api:always_111_km", "scripted/tests.evals.test_compare_cli:tool_then_answer"]
+quiet = api.run(MODELS, tasks="gpsbench.distance", limit=1, output=OUT + "/models")
+""",
+    """
+loaded = api.load(OUT + "/models")
+print(json.dumps({"models": list(quiet.models), "loaded": list(loaded.models), "rows": len(api.read_run(OUT + "/models")),
+                  "board": [m["model"] for m in quiet.leaderboard["models"]]}))
+""",
 ]
 
 
 def printed(cell: dict) -> dict:
-    """The JSON line a cell printed last (its stdout may also hold the run's own lines, merged into one stream)."""
+    """The JSON line a cell printed last."""
     text = "".join(o.get("text", "") for o in cell["outputs"] if o.get("name") == "stdout")
     return json.loads(next(line for line in reversed(text.splitlines()) if line.startswith("{")))
 
@@ -74,6 +83,11 @@ def test_api_runs_in_a_real_jupyter_kernel(tmp_path: Path) -> None:
     assert first["tool_calls"] == 4  # the tools condition called distance_km once per sample and epoch
     assert first["n_paired"] == 2 and first["epochs"] == 2  # items, each item's 2 epochs averaged
     assert first["table"] and {"results.json", "report.html", "results.csv", "run.sqlite"} <= set(first["files"])
+    assert [o["output_type"] for o in nb.cells[3]["outputs"]] == ["stream"]  # the cell's own print, nothing else
     second = printed(nb.cells[4])
     assert second["named"] == "scripted/tests.evals.test_compare_cli:tool_then_answer" and second["rows"] == 1
     assert second["bad"][0] == 2 and second["bad"][1].startswith("unknown task 'gpsbench.nope'")
+    assert nb.cells[5]["outputs"] == []  # two models run with show=False (the default): nothing on stdout or stderr
+    models = ["scripted/tests.evals.test_api:always_111_km", "scripted/tests.evals.test_compare_cli:tool_then_answer"]
+    third = printed(nb.cells[6])
+    assert third["models"] == third["loaded"] == third["board"] == models and third["rows"] == 4  # 2 models × 2 conditions

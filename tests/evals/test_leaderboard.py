@@ -58,3 +58,22 @@ def test_statuses_are_read_generically_and_unknown_cost_stays_unknown(tmp_path: 
     assert costs == {"A": 0.0, "B": None}
     [d] = board["differences"]
     assert (d["a"], d["b"], d["task"]) == ("A", "B", "t.a") and d["difference"] == pytest.approx(0.3)
+
+
+def test_the_unlocated_share_is_shown_beside_truncated_and_hedged(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from evals.leaderboard import HEADERS, print_leaderboard, row_cells
+
+    tools = [result(f"t.a/test/{i}", "tools", False, status=s) for i, s in enumerate(["unlocated", "hedged"])]
+    tools += [result(f"t.a/test/{i}", "tools", True) for i in (2, 3)]
+    rs = [*(result(f"t.a/test/{i}", "intrinsic", False) for i in range(4)), *tools]
+    board = build_leaderboard([Entry("A", "m", tmp_path / "a", ["intrinsic", "tools"], rs, True),
+                               Entry("B", "m", tmp_path / "b", ["intrinsic", "tools"], model(B), True)])
+    row = next(r for r in board["rows"] if r["model"] == "A")
+    assert row_cells(row, "intrinsic", "tools")[4:7] == ["0.0/0.0", "0.0/25.0", "0.0/25.0"]  # trunc, hedged, unloc
+    assert HEADERS[4:7] == ["trunc % b/c", "hedged % b/c", "unloc % b/c"]
+    out = Console(record=True, width=80)
+    print_leaderboard(board, out)
+    text = out.export_text()
+    assert "unloc %" in text and "0/25/25" in text and "+50.0 [" in text  # the gap is never cut at 80 columns
