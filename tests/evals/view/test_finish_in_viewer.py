@@ -46,7 +46,7 @@ def test_the_run_page_and_the_sample_list_show_truncated_and_blocked(tmp_path: P
     viewer = Viewer([run_dir], wait_s=30)
     rid = next(iter(viewer.runs))
     page = viewer.handle(f"/runs/{rid}/").body.decode()
-    assert ">0/0/0/0/67/33<" in page and "truncated 2, blocked 1 of 3 answered samples" in page
+    assert ">0/0/0/0/0/67/33<" in page and "truncated 2, blocked 1 of 3 answered samples" in page
     truncated = viewer.handle(f"/runs/{rid}/samples?outcome=truncated").body.decode()
     assert "00000" in truncated and "00002" in truncated and "00001" not in truncated
     blocked = viewer.handle(f"/runs/{rid}/samples?outcome=blocked").body.decode()

@@ -65,7 +65,7 @@ def test_report_is_one_offline_file(report_page: str) -> None:
 
 
 def test_report_shows_the_run_page_and_the_reports_additions(report_page: str) -> None:
-    for text in ('class="gapchart"', "intrinsic status %", ">80/10/10/0/0/0<", "(incomplete)", "gained with tools",
+    for text in ('class="gapchart"', "intrinsic status %", ">80/10/0/10/0/0/0<", "(incomplete)", "gained with tools",
                  "by region", "wall time", "12.5 s", "4,321 / 765", "runs/older", "Against baseline run",
                  "Paper-shaped tables", "GPSBench Table 3: Pure GPS / Applied / Overall", "(published)",
                  "Published: ", "Wilson 95 %", "McNemar"):
