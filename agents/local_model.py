@@ -28,6 +28,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,19 +101,42 @@ def default_threads(cores: int | None = None) -> int:
     return max(1, cores // 2)
 
 
-FREE_LOAD = 0.5  # a 1-minute load average below this leaves every core free
+FREE_LOAD = 0.5  # fewer cores than this busy with other work leaves every core free
+
+
+def busy_cores(window_s: float = 1.0) -> float | None:
+    """How many cores the machine's processes keep busy over the next ``window_s`` seconds (Linux /proc/stat); None
+    where that cannot be read. Unlike the 1-minute load average it does not still count a job that just ended (the
+    install before README command 1 leaves a load average near 1 for a minute)."""
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat", encoding="ascii") as f:
+            ticks = [int(x) for x in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+        return sum(ticks), ticks[3] + ticks[4]
+
+    try:
+        total0, idle0 = sample()
+        time.sleep(window_s)
+        total1, idle1 = sample()
+    except (OSError, ValueError, IndexError):
+        return None
+    if total1 <= total0:
+        return None
+    return (os.cpu_count() or 1) * (1 - (idle1 - idle0) / (total1 - total0))
 
 
 def thread_policy(cores: int | None = None, load: float | None = None) -> tuple[int, str]:
-    """Threads for the embedded server and why: every core when the 1-minute load average at start is below
-    :data:`FREE_LOAD` (a quiet machine: all of its compute), else :func:`default_threads` (others are working:
-    a thread that loses its core would stall its siblings). Measured in benchmarks/README.md, benchmark 8."""
+    """Threads for the embedded server and why: every core when fewer than :data:`FREE_LOAD` cores are busy at
+    start (``load``: :func:`busy_cores`, else the 1-minute load average; a quiet machine: all of its compute), else
+    :func:`default_threads` (others are working: a thread that loses its core would stall its siblings). Measured
+    in benchmarks/README.md, benchmark 8, and docs/first-run.md."""
     cores = cores or os.cpu_count() or 1
+    if load is None:
+        load = busy_cores()
     if load is None:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float(cores)
     if load < FREE_LOAD:
-        return cores, f"all {cores} cores, load average {load:.2f}"
-    return default_threads(cores), f"half of {cores} cores, load average {load:.2f}"
+        return cores, f"all {cores} cores, {load:.2f} busy at start"
+    return default_threads(cores), f"half of {cores} cores, {load:.2f} busy at start"
 
 
 class ModelIntegrityError(RuntimeError):

@@ -143,7 +143,7 @@ class RunConfig(RunSettings):
     local_slots: int | None = option(None, "local/: parallel slots of the embedded server (default: --max-connections,"
                                      " else 2 per core from 2 to 8)", role="invocation")
     local_threads: int | None = option(None, "local/: llama.cpp threads of the embedded server (default: every core "
-                                       "when the 1-minute load average leaves them free, else half)",
+                                       "when under half a core is busy at start, else half)",
                                        role="invocation")
     cache: bool | None = option(None, "use the model-call cache even at temperature > 0", role="operational")
     compare_paper: bool | None = option(None, "with --suite: add the figures the paper published for its models as "

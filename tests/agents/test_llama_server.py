@@ -153,8 +153,8 @@ def test_slots_and_threads_follow_the_cores() -> None:
 def test_a_quiet_machine_gets_every_core_and_a_busy_one_half() -> None:
     from agents.local_model import thread_policy
 
-    assert thread_policy(2, 0.1) == (2, "all 2 cores, load average 0.10")
-    assert thread_policy(2, 0.5) == (1, "half of 2 cores, load average 0.50")
+    assert thread_policy(2, 0.1) == (2, "all 2 cores, 0.10 busy at start")
+    assert thread_policy(2, 0.5) == (1, "half of 2 cores, 0.50 busy at start")
     assert thread_policy(2, 6.8)[0] == 1
     assert thread_policy(16, 0.49)[0] == 16 and thread_policy(16, 3.0)[0] == 8
     assert thread_policy(1, 2.0)[0] == 1  # never none
@@ -210,3 +210,20 @@ def test_local_slots_set_the_default_connections_and_only_for_local_models() -> 
         make_spec(RunConfig(tasks=tasks, model="openai/gpt-4o-mini", local_slots=2))
     with pytest.raises(UsageError, match="--local-slots must be >= 1"):
         check_bounds(RunConfig(tasks=tasks, local_slots=0))
+
+
+@pytest.mark.skipif(not Path("/proc/stat").exists(), reason="busy_cores reads Linux's /proc/stat")
+def test_busy_cores_sees_a_process_that_spins() -> None:
+    """A neighbour spinning on one core counts as (about) one busy core, whatever else the machine runs."""
+    import subprocess
+    import sys
+
+    from agents.local_model import busy_cores
+
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        busy = busy_cores(1.0)
+    finally:
+        spinner.kill()
+        spinner.wait()
+    assert busy is not None and busy >= 0.5
