@@ -81,3 +81,8 @@ def test_every_command_block_runs(page: Path, run_dir: Path, tmp_path: Path) -> 
         assert done.returncode == 0, f"{page.name}:\n{block}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
     ran = [line for line in log.read_text().splitlines() if line.startswith("ran\t")]
     assert ran or page.name in ONLY_SKIPPED, f"{page.name}: every command was skipped"
+
+
+def test_the_readme_fits_in_ten_thousand_bytes() -> None:
+    """The README is a map (issue 35): what geogap is, the two commands, what the job prints, links to docs/."""
+    assert len((ROOT / "README.md").read_bytes()) <= 10_000
