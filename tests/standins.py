@@ -92,16 +92,8 @@ class StandIn(LoopbackServer):
         outer = self
 
         class Handler(QuietHandler):
-            def _send(self, status: int, data: dict[str, Any]) -> None:
-                raw = json.dumps(data).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
             def do_GET(self) -> None:  # noqa: N802
-                self._send(200, {"object": "list", "data": [{"id": "stand-in", "object": "model"}]})
+                self.send_json(200, {"object": "list", "data": [{"id": "stand-in", "object": "model"}]})
 
             def do_POST(self) -> None:  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
@@ -110,9 +102,9 @@ class StandIn(LoopbackServer):
                     outer.count += 1
                     n = outer.count
                 try:
-                    self._send(200, outer.route(self.path, body, n))
+                    self.send_json(200, outer.route(self.path, body, n))
                 except ApiError as exc:
-                    self._send(exc.status, exc.body)
+                    self.send_json(exc.status, exc.body)
 
         super().__init__(Handler)
         self.httpd.handle_error = lambda request, client_address: None  # type: ignore[method-assign]

@@ -3,10 +3,8 @@ entries expire; a server that cannot say what it serves gets no cache."""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage
@@ -31,26 +29,18 @@ class SwappableServer(LoopbackServer):
         outer = self
 
         class Handler(QuietHandler):
-            def _send(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
             def do_GET(self) -> None:  # noqa: N802
                 if self.path.endswith("/models") and outer.models:
-                    self._send(200, {"object": "list", "data": [
+                    self.send_json(200, {"object": "list", "data": [
                         {"id": outer.served, "object": "model", "created": int(time.time()), "owned_by": "test"}]})
                 else:
-                    self._send(404, {"error": "not found"})
+                    self.send_json(404, {"error": "not found"})
 
             def do_POST(self) -> None:  # noqa: N802
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 outer.posts += 1
                 answer = "FINAL ANSWER: 5 km" if outer.served == "model-a" else "FINAL ANSWER: 9 km"
-                self._send(200, {"id": "x", "object": "chat.completion", "created": 0, "model": outer.served,
+                self.send_json(200, {"id": "x", "object": "chat.completion", "created": 0, "model": outer.served,
                                  "choices": [{"index": 0, "message": {"role": "assistant", "content": answer},
                                               "finish_reason": "stop"}],
                                  "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}})
