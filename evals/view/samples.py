@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from evals.records import SampleResult
+from evals.view.funnel import sample_funnel
 from evals.view.links import ServerLinker, SiteLinker
 from evals.view.listing import ANSWER_FLAGS, OUTCOMES, ListQuery, Row, classify, family_of
 from evals.view.markup import Safe, esc, fmt_num, fmt_secs, fmt_value, h, join, page
@@ -188,6 +189,8 @@ def _answer(cond: str, r: SampleResult | None) -> Safe:
     parts.append(h('<dl class="kv">{items}</dl>', items=join(h("<dt>{k}</dt><dd>{v}</dd>", k=k, v=v) for k, v in kv)))
     if r.status == "error":
         parts.append(h('<div><div class="label">error</div><pre class="res">{e}</pre></div>', e=r.error or "error"))
+    if r.funnel is not None:
+        parts.append(sample_funnel(r.funnel))
     stats = [f"{r.input_tokens:,} → {r.output_tokens:,} tokens"] + ([f"{r.cached_tokens:,} cached"] if r.cached_tokens else [])
     stats += [fmt_secs(r.latency_s), f"{r.tool_calls} tool call{'s' if r.tool_calls != 1 else ''}"]
     stats += [f"stop: {r.stop_reason}"] if r.stop_reason else []

@@ -7,6 +7,7 @@ from __future__ import annotations
 from evals.analysis import TaskComparison, ToolUse
 from evals.report import pct
 from evals.view.charts import POOLED
+from evals.view.funnel import funnel_counts
 from evals.view.links import Linker
 from evals.view.listing import ListQuery
 from evals.view.markup import Safe, esc, h, join
@@ -62,11 +63,12 @@ def _block(run: RunHandle, summary: Summary, comp: TaskComparison, condition: st
     return h('<details{o}><summary><b>{t}</b> · {c}: called a tool in {used} · disagrees with its '
              "tools {fid}</summary>"
              '<dl class="kv"><dt>accuracy with a tool call</dt><dd>{w} <span class="muted small">{wn}</span></dd>'
-             '<dt>accuracy without</dt><dd>{wo} <span class="muted small">{won}</span></dd></dl>{cells}</details>',
+             '<dt>accuracy without</dt><dd>{wo} <span class="muted small">{won}</span></dd></dl>{cells}{funnel}</details>',
              o=Safe(" open") if open_ else "", t=POOLED if pooled else comp.task, c=condition, used=used, fid=fidelity,
              w=acc_cell(u.with_tools.model_dump(), compared=True), wn=f"{u.with_tools.correct}/{u.with_tools.n}",
              wo=acc_cell(u.without_tools.model_dump()), won=f"{u.without_tools.correct}/{u.without_tools.n}",
-             cells=_cells(u, summary.baseline, condition, no_tool))
+             cells=_cells(u, summary.baseline, condition, no_tool),
+             funnel=funnel_counts(u.funnel) if u.funnel is not None else "")
 
 
 NOTE = ("Tool conditions: their model calls were offered tools (or their name starts with tools). Called a tool: at "
