@@ -38,3 +38,16 @@ def launch_chromium() -> Iterator[object]:
             unavailable(f"Chromium did not start: {exc}")
         yield b
         b.close()
+
+
+@contextmanager
+def open_page(browser: object) -> Iterator[object]:
+    """A 1400×900 page in a fresh context whose console errors and page errors collect in ``page.errors``."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    pg.errors = []
+    pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    yield pg
+    context.close()

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from urllib.parse import quote
 
 import pytest
-from chromium import ARTIFACTS, launch_chromium
+from chromium import ARTIFACTS, launch_chromium, open_page
 from viewer_fixture_run import build_run
 
 from evals.report import build_report
@@ -52,13 +52,8 @@ def browser(site: dict) -> Iterator[object]:
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    pg = context.new_page()
-    pg.set_default_timeout(10_000)
-    pg.errors = []
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-    yield pg
-    context.close()
+    with open_page(browser) as pg:
+        yield pg
 
 
 @pytest.mark.parametrize("case", list(EXPECTED))

@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from chromium import ARTIFACTS, launch_chromium
+from chromium import ARTIFACTS, launch_chromium, open_page
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from evals.compare import main
@@ -69,14 +69,8 @@ def browser(site: dict) -> Iterator[object]:
 
 @pytest.fixture
 def page(browser, site):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    pg = context.new_page()
-    pg.set_default_timeout(10_000)
-    pg.errors = []
-    pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-    yield pg
-    context.close()
+    with open_page(browser) as pg:
+        yield pg
 
 
 def _gap_text(g: dict) -> str:
