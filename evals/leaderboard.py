@@ -32,7 +32,7 @@ from rich.table import Table
 
 from evals.analysis import ALL_TASKS, BASELINE_CONDITION, answer_status, compare, overall
 from evals.records import SampleResult
-from evals.report import interval_text, p_text, pct, report_baseline
+from evals.report import interval_text, p_text, pair_text, pct, report_baseline
 from evals.run_reader import RunReader
 from evals.stats import paired_bootstrap_gap
 
@@ -113,7 +113,7 @@ def _rows(entry: Entry, conditions: list[str], baseline: str) -> list[dict[str, 
             }
         rows.append({"model": entry.label, "task": comp.task, "complete": comp.complete and entry.complete,
                      "conditions": per_cond, "gap": {c: g for c, g in (comp.gap or {}).items()},
-                     "cost_usd": _cost(rs)})
+                     "pairwise": dict(comp.pairwise or {}), "cost_usd": _cost(rs)})
     return rows
 
 
@@ -208,6 +208,15 @@ def row_cells(row: dict[str, Any], baseline: str, condition: str) -> list[str]:
 HEADERS = ["acc {b} %", "acc {c} %", "gap (pts) [95% CI]", "tool use %",
            *(f"{SHORT_STATUS.get(s, s)} % b/c" for s in SHOWN_STATUSES), "cost"]
 
+def pairwise_rows(board: dict[str, Any], label: str | None = None) -> list[list[str]]:
+    """Per model (or only ``label``), task and pair of compared conditions (``b vs a``, neither the baseline): model,
+    task, ``b − a``, items and the paired gap with its interval; empty when the runs share fewer than two compared
+    conditions."""
+    return [[r["model"], short_task(r["task"]), pair_text(key), str(g.get("n_paired", 0)), fmt_gap(g)]
+            for r in board["rows"] if label is None or r["model"] == label
+            for key, g in (r.get("pairwise") or {}).items()]
+
+
 def _terminal_row(row: dict[str, Any], baseline: str, condition: str) -> list[str]:
     base, comp = row["conditions"].get(baseline, {}), row["conditions"].get(condition, {})
     adoption = comp.get("tool_adoption")
@@ -256,6 +265,20 @@ def render_leaderboard(board: dict[str, Any]) -> list[Table]:
                              f"samples that called a tool · {'/'.join(SHORT_STATUS.get(s, s) for s in SHOWN_STATUSES)}: shares of the compared "
                              "condition's answers "
                              "· cost: all conditions (– unknown)")
+    for label in [m["label"] for m in board["models"]]:  # every two compared conditions, neither the baseline
+        if between := pairwise_rows(board, label):
+            t = Table(title=escape(f"{label} · paired gaps between compared conditions"), box=box.SIMPLE_HEAD,
+                      title_justify="left", pad_edge=False,
+                      caption="b − a on the items both answered, neither the baseline; bootstrap over items")
+            t.add_column("task", overflow="fold", min_width=12, ratio=1)
+            t.add_column("gap b − a", overflow="fold", ratio=1)
+            t.add_column("items", justify="right")
+            t.add_column("gap (pts) [95% CI]", justify="right", no_wrap=True)
+            for i, pair in enumerate(between):
+                if pair[1] == short_task(ALL_TASKS) and between[i - 1][1] != pair[1]:
+                    t.add_section()
+                t.add_row(*map(escape, pair[1:]))
+            out.append(t)
     pairs = list(dict.fromkeys((d["a"], d["b"], d["condition"]) for d in board["differences"]))
     for a, other, c in pairs:
         t = Table(title=escape(f"Difference of gaps (A − B), {c}: A = {a}, B = {other}"), box=box.SIMPLE_HEAD,

@@ -30,7 +30,7 @@ from rich.table import Table
 
 from evals.analysis import BASELINE_CONDITION
 from evals.records import RunSpec, SampleResult
-from evals.report import interval_text
+from evals.report import interval_text, pair_text
 from evals.stats import stratified_bootstrap_gap
 from evals.suites import GEOTEMP_TEMPLATES, GPSBENCH_APPLIED, GPSBENCH_PURE, GTR_TASKS, STBENCH_SYNTHETIC
 
@@ -74,6 +74,8 @@ class PaperTable:
     caption: str = ""
     cells: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     gaps: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    pairwise: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """Per pair of conditions neither of which is the baseline (``b vs a``, a listed first): b − a per column."""
     published: dict[str, Any] | None = None
     baseline: str = BASELINE_CONDITION
 
@@ -299,8 +301,8 @@ def load_published(path: Path = PUBLISHED_PATH) -> dict[str, Any]:
 
 def build_tables(suite: str, results: Sequence[SampleResult], conditions: Sequence[str],
                  compare_paper: bool = False, baseline: str = BASELINE_CONDITION) -> list[PaperTable]:
-    """The suite's tables filled from ``results``, a gap row for every other condition against ``baseline``;
-    with ``compare_paper`` the published rows added."""
+    """The suite's tables filled from ``results``, a gap row for every other condition against ``baseline`` and
+    one for every two of those conditions (b − a); with ``compare_paper`` the published rows added."""
     by_condition: dict[str, list[SampleResult]] = defaultdict(list)
     for r in results:
         if r.status != "not_applicable":
@@ -312,6 +314,8 @@ def build_tables(suite: str, results: Sequence[SampleResult], conditions: Sequen
         t.baseline = baseline
         t.cells = {c: {col.key: cell(by_condition, c, col) for col in t.columns} for c in conditions}
         t.gaps = {o: {col.key: gap(by_condition, o, col, baseline) for col in t.columns} for o in others}
+        t.pairwise = {f"{b} vs {a}": {col.key: gap(by_condition, b, col, a) for col in t.columns}
+                      for i, a in enumerate(others) for b in others[i + 1:]}
         t.published = published.get(t.name)
     return tables
 
@@ -335,7 +339,8 @@ def _published_value(value: float | None, unit: str) -> str:
 
 
 def grid(table: PaperTable) -> tuple[list[str], list[list[str]], list[str]]:
-    """Headers, rows of text and row kinds (condition, gap, hedged, n, published) of a table."""
+    """Headers, rows of text and row kinds (condition, gap, pairwise: b − a between two compared conditions,
+    hedged, n, published) of a table."""
     headers = [""] + [c.label + (" (m)" if c.metric == "mae" else "") for c in table.columns]
     rows: list[list[str]] = []
     kinds: list[str] = []
@@ -344,14 +349,15 @@ def grid(table: PaperTable) -> tuple[list[str], list[list[str]], list[str]]:
         rows.append([c] + [_display(table.cells[c][col.key]["value"], col.metric)
                                                         for col in table.columns])
         kinds.append("condition")
-    for o, gaps in table.gaps.items():
-        line = [f"gap {o} − {table.baseline} [95% CI]"]
+    between = [(pair_text(key), gaps, "pairwise") for key, gaps in table.pairwise.items()]
+    for name, gaps, kind in [(f"{o} − {table.baseline}", g, "gap") for o, g in table.gaps.items()] + between:
+        line = [f"gap {name} [95% CI]"]
         for col in table.columns:
             g = gaps[col.key]
             line.append("–" if g["gap"] is None else interval_text(
                 g["gap"], *g["ci"], fmt=lambda x, m=col.metric: _signed(x, m)))  # type: ignore[misc]
         rows.append(line)
-        kinds.append("gap")
+        kinds.append(kind)
     rows.append(["hedged % (" + " / ".join(conditions) + ")"] + [
         " / ".join("–" if table.cells[c][col.key]["hedged"] is None else f"{100 * table.cells[c][col.key]['hedged']:.0f}"
                    for c in conditions) for col in table.columns])
@@ -390,7 +396,7 @@ def to_json(table: PaperTable) -> dict[str, Any]:
     return {
         "name": table.name, "title": table.title, "caption": table.caption,
         "columns": [{"key": c.key, "label": c.label, "metric": c.metric} for c in table.columns],
-        "cells": table.cells, "gaps": table.gaps, "published": table.published, "baseline": table.baseline,
+        "cells": table.cells, "gaps": table.gaps, "pairwise": table.pairwise, "published": table.published, "baseline": table.baseline,
         "grid": {"headers": headers, "rows": rows, "kinds": kinds},
     }
 

@@ -330,6 +330,12 @@ def funnel_lines(comparisons: list[TaskComparison]) -> list[str]:
     return lines
 
 
+def pair_text(key: str) -> str:
+    """A ``pairwise`` key (``b vs a``) as the gap it holds: ``b − a``."""
+    b, _, a = key.partition(" vs ")
+    return f"{b} − {a}" if a else key
+
+
 def pairwise_lines(comparisons: list[TaskComparison]) -> list[str]:
     """With three or more conditions, the pooled paired gap between every two non-baseline conditions: one line
     each (the table shows each against the baseline)."""

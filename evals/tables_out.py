@@ -4,7 +4,8 @@ the numbers the terminal, ``results.json`` and ``report.html`` show.
 
 ``tables/`` of a run directory: ``per_task.md``/``.tex`` (per task and pooled: n, accuracy [Wilson 95 % CI] per
 condition, the paired gap [95 % CI] and McNemar p per compared condition) and, for a suite run, ``paper.md``/
-``.tex`` (the paper-shaped tables). A run of several models (or one with ``--baseline``) adds
+``.tex`` (the paper-shaped tables); with two conditions or more besides the baseline, ``pairwise.md``/``.tex`` (the
+paired gap between every two of them, per task and pooled). A run of several models (or one with ``--baseline``) adds
 ``leaderboard.md``/``.tex``. :func:`write_run_outputs` writes the tables and the figures (:mod:`evals.figures`).
 """
 
@@ -20,8 +21,8 @@ from typing import Any
 from tabulate import LATEX_ESCAPE_RULES, tabulate
 
 from evals.analysis import ALL_TASKS, BASELINE_CONDITION
-from evals.leaderboard import HEADERS, fmt_difference, row_cells, short_task
-from evals.report import interval_text, p_text, pct, write_text_atomic
+from evals.leaderboard import HEADERS, fmt_difference, pairwise_rows, row_cells, short_task
+from evals.report import interval_text, p_text, pair_text, pct, write_text_atomic
 
 POOLED = "all tasks (pooled)"
 # LaTeX forms of the characters the tables use beyond what tabulate's escape rules cover (after those rules)
@@ -183,6 +184,19 @@ def per_task_table(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
+PAIRWISE_HEADERS = ["task", "gap b − a", "n", "gap (pts) [95% CI]", "McNemar p"]
+
+
+def pairwise_table(report: dict[str, Any]) -> list[list[str]]:
+    """Rows (:data:`PAIRWISE_HEADERS`) per task (and pooled) and pair of conditions neither of which is the
+    baseline: the paired gap b − a with its interval and McNemar p (those against the baseline are in the
+    per-task table); empty with fewer than two such conditions."""
+    tasks = list(report["tasks"])
+    shown = [*tasks, *([report["overall"]] if len(tasks) > 1 and report.get("overall") else [])]
+    return [[POOLED if t["task"] == ALL_TASKS else t["task"], pair_text(key), str(g.get("n_paired", 0)), gap_text(g),
+             gap_p_text(g)] for t in shown for key, g in (t.get("pairwise") or {}).items()]
+
+
 def _counts(values: list[int]) -> str:
     """One count, or each condition's (``a / b``) when they differ: the terminal's n cell."""
     return " / ".join(map(str, values)) if len(set(values)) > 1 else str(values[0] if values else 0)
@@ -207,6 +221,10 @@ def leaderboard_tables(board: dict[str, Any]) -> list[tuple[str, list[str], list
                 for r in board["rows"]]
         out.append((f"Leaderboard: {c} vs {b}; gap in points with its 95 % bootstrap interval over items", headers,
                     rows))
+    if pairs := pairwise_rows(board):
+        out.append(("Paired gap between every two compared conditions (b − a, neither the baseline) on the items "
+                    "both answered; bootstrap over items", ["model", "task", "gap b − a", "items",
+                                                             "gap (pts) [95% CI]"], pairs))
     if board["differences"]:
         rows = [[f"{d['a']} − {d['b']}", d["condition"], short_task(d["task"]), str(d["n_items"]), fmt_difference(d)]
                 for d in board["differences"]]
@@ -235,6 +253,10 @@ def write_tables(folder: Path, report: dict[str, Any]) -> list[Path]:
     caption = (f"{spec.get('model', '')}: accuracy per condition (Wilson 95 % CI) and the paired gap (bootstrap "
                "95 % CI, exact McNemar p); n = items answered (answers apart with epochs)").strip(": ")
     paths = _write_pair(folder, "per_task", [(caption, headers, rows)])
+    if pairs := pairwise_table(report):
+        paths += _write_pair(folder, "pairwise", [(
+            f"{spec.get('model', '')}: paired gap between every two conditions other than the baseline, on the items "
+            "both answered (bootstrap 95 % CI, exact McNemar p)".strip(": "), PAIRWISE_HEADERS, pairs)])
     paper = (report.get("paper_tables") or {}).get("tables") or []
     if paper:
         paths += _write_pair(folder, "paper", [(f"{t['title']}. {t['caption']}", t["grid"]["headers"],

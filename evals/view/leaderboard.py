@@ -23,12 +23,12 @@ from evals.leaderboard import (
     read_entry,
     unique_labels,
 )
-from evals.report import pct, write_text_atomic
+from evals.report import pair_text, pct, write_text_atomic
 from evals.run_reader import is_run_dir
 from evals.run_report import read_report
 from evals.view.charts import POOLED, gap_chart
 from evals.view.markup import Safe, esc, h, join, page
-from evals.view.widgets import acc_cell, gap_cell
+from evals.view.widgets import acc_cell, gap_cell, pairwise_table
 
 FOOTER = ("geogap leaderboard: python -m evals.view on this directory browses every model's samples and traces.")
 NOTES = ("Gap: compared − baseline on the same items, paired bootstrap over items (2,000 resamples). Tool use: "
@@ -127,9 +127,12 @@ def leaderboard_body(board: dict[str, Any], links: dict[str, str] | None = None,
                   for m in board["models"])
     tag = Safe("h2" if embedded else "h1")
     return h('<{tag}>Leaderboard <span class="sub">{n} models · {k} task{pl}</span></{tag}><ul class="small">{models}'
-             '</ul>{sections}{diffs}<p class="note small">{notes}</p>', tag=tag, n=len(board["models"]),
+             '</ul>{sections}{pairs}{diffs}<p class="note small">{notes}</p>', tag=tag, n=len(board["models"]),
              k=len(board["tasks"]), pl="" if len(board["tasks"]) == 1 else "s", models=models,
-             sections=join(sections), diffs=_differences(board), notes=NOTES)
+             sections=join(sections), pairs=pairwise_table(["model", "task", "gap b − a"], [
+                 ([r["model"], POOLED if r["task"] == ALL_TASKS else r["task"], pair_text(key)], g)
+                 for r in board["rows"] for key, g in (r.get("pairwise") or {}).items()]),
+             diffs=_differences(board), notes=NOTES)
 
 
 def write_leaderboard_html(parent: Path, board: dict[str, Any]) -> Path:

@@ -126,7 +126,7 @@ margin-right:6px;position:relative;overflow:hidden}.bar i{position:absolute;left
 .o-disagrees{background:var(--lose-bg);color:var(--lose)}.o-no_tool_call{background:var(--none-bg);color:var(--none)}
 table.tooluse{width:auto}table.tooluse th[scope=row]{text-align:left;font-weight:600}
 .shares{font-variant-numeric:tabular-nums;white-space:nowrap}.wide{overflow-x:auto}
-.paper tr.k-gap td{font-weight:600}.paper tr.k-published td{color:var(--muted);font-style:italic}
+.paper tr.k-gap td,.paper tr.k-pairwise td{font-weight:600}.paper tr.k-published td{color:var(--muted);font-style:italic}
 .fsteps{list-style:none;padding:0;margin:2px 0;font-size:13px}.fsteps li.f-pass{color:var(--gain)}
 .fsteps li.f-fail{color:var(--lose);font-weight:600}.fsteps li.f-skip{color:var(--muted)}
 .o-repeated{background:var(--pf-bg);color:var(--pf)}.o-skipped{background:var(--none-bg);color:var(--none)}

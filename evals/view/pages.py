@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from evals.analysis import ANSWER_STATUSES, ConditionSummary, TaskComparison
-from evals.report import STATUS_ORDER, status_shares
+from evals.analysis import ALL_TASKS, ANSWER_STATUSES, ConditionSummary, TaskComparison
+from evals.report import STATUS_ORDER, pair_text, status_shares
 from evals.view.charts import POOLED, gap_chart
 from evals.view.leaderboard import leaderboard_body
 from evals.view.links import Linker, ServerLinker, SiteLinker
@@ -21,7 +21,7 @@ from evals.view.paper import baseline_run_table, paper_sections
 from evals.view.runs import RunHandle
 from evals.view.summary import Summary
 from evals.view.tooluse import tool_use_section
-from evals.view.widgets import acc_cell, gap_cell
+from evals.view.widgets import acc_cell, gap_cell, pairwise_table
 
 
 def _when(ts: float) -> str:
@@ -300,9 +300,13 @@ def run_sections(run: RunHandle, summary: Summary, link: Linker, open_all: bool 
         '<p class="note">Computing breakdowns and the pooled row… this page refreshes.</p>')
     n = len(summary.comparisons)
     return h('{warn}{paper}<h2>Comparison <span class="sub">{n} task{pl} · baseline {b} · {how}</span></h2>'
-             "{table}{tools}<h2>Gap by task</h2>{chart}<h2>Breakdowns</h2>{bd}{vs}<p class=\"note small\">{notes}</p>",
+             "{table}{pairs}{tools}<h2>Gap by task</h2>{chart}<h2>Breakdowns</h2>{bd}{vs}<p class=\"note small\">{notes}</p>",
              warn=warn, paper=paper_sections(summary.paper_tables), n=n, pl="" if n == 1 else "s",
              b=summary.baseline, how=how, table=comparison_table(run, summary, link),
+             pairs=pairwise_table(["task", "gap b − a"], [
+                 ([POOLED if c.task == ALL_TASKS else c.task, pair_text(key)], g)
+                 for c in [*summary.comparisons, *([summary.overall] if summary.overall else [])]
+                 for key, g in (c.pairwise or {}).items()]),
              tools=tool_use_section(run, summary, link, open_all), chart=chart, bd=bd,
              vs=join([baseline_run_table(summary.baseline_run, summary.meta.get("baseline_run_dir")),
                       leaderboard_body(summary.leaderboard, embedded=True) if summary.leaderboard else esc("")]), notes=NOTES)

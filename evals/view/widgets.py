@@ -10,7 +10,7 @@ from evals.records import SampleResult
 from evals.report import interval_text, p_text, pct
 from evals.view.charts import GAIN, LOSE, gap_colour
 from evals.view.listing import OUTCOMES, Cell
-from evals.view.markup import Safe, esc, fmt_num, h
+from evals.view.markup import Safe, esc, fmt_num, h, join
 
 
 def outcome_badge(outcome: str | None, label: str | None = None) -> Safe:
@@ -105,3 +105,16 @@ def verdict(r: SampleResult | Cell | None) -> tuple[str, str, str]:
     if pf:
         return "pf", "⚠", "parse failure"
     return ("ok", "✓", "right") if ok else ("bad", "✗", "wrong")
+
+
+def pairwise_table(heads: list[str], rows: list[tuple[list[str], dict | None]]) -> Safe:
+    """The paired gap between every two conditions other than the baseline: each row's text cells (``heads``) and
+    its gap (``b − a``, :func:`gap_cell`); nothing without rows."""
+    if not rows:
+        return esc("")
+    body = join(h('<tr class="pair">{cells}<td class="num gap">{g}</td></tr>',
+                  cells=join(h("<td>{c}</td>", c=c) for c in cells), g=gap_cell(g)) for cells, g in rows)
+    return h('<h3>Between compared conditions <span class="sub">paired gap b − a on the items both answered, neither '
+             'the baseline</span></h3><table class="grid pairwise"><thead><tr>{heads}<th class="num">gap (pts) '
+             "[95% CI]</th></tr></thead><tbody>{body}</tbody></table>",
+             heads=join(h("<th>{x}</th>", x=x) for x in heads), body=body)

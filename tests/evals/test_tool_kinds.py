@@ -5,12 +5,16 @@ items, paired gaps between every pair, and each tools sample's funnel step store
 
 from __future__ import annotations
 
+import io
 import json
 import re
+from contextlib import redirect_stdout
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from test_figures_tables import plain
 
 from evals.compare import main
 from evals.store import RunStore
@@ -95,12 +99,19 @@ def uses_any_tool(messages: list[BaseMessage], tools: list[str]) -> AIMessage | 
     return AIMessage("", tool_calls=[{**call, "id": "c1"}])
 
 
-def test_four_tool_kinds_on_the_same_items(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    out = tmp_path / "run"
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    out = tmp_path_factory.mktemp("kinds") / "run"
     argv = ["--model", f"scripted/{__name__}:uses_any_tool", "--tasks", ",".join(TASKS), "--limit", "2",
             "--condition", ",".join(CONDITIONS), "--no-cache", "--output", str(out)]
-    assert main(argv) == 0
-    terminal = capsys.readouterr().out
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        assert main(argv) == 0
+    return out, printed.getvalue()
+
+
+def test_four_tool_kinds_on_the_same_items(run: tuple[Path, str]) -> None:
+    out, terminal = run
     with RunStore(out, create=False) as store:
         results = list(store.results())
     assert all(r.status == "ok" for r in results)
@@ -132,3 +143,69 @@ def test_four_tool_kinds_on_the_same_items(tmp_path: Path, capsys) -> None:  # t
     said = " ".join(terminal.split())
     assert "funnel tools[calculator]: 8 → called 6 → tool 6 → args 6 → gold 6 → kept 6 → credited 6 · stopped: no_tool 2" in said
     assert "paired, all tasks: tools vs tools[calculator] +25.0 points" in said and "tools vs tools[python] +0.0" in said
+
+
+# every two tool kinds, as the scripted model is written: each kind is right on every distance, bearing and direction
+# item; on the 2 time items the calculator cannot help (wrong) while python and the domain tools are right. So
+# b − a is +25.0 over 8 items (2 gained, 0 lost) when a is the calculator, else 0 (no answer changed).
+PAIRS = {("tools[python]", "tools[calculator]"): (0.25, 2), ("tools", "tools[calculator]"): (0.25, 2),
+         ("tools", "tools[python]"): (0.0, 0)}
+
+
+def _text(g: dict) -> str:
+    return f"{100 * g['gap']:+.1f} [{100 * g['ci'][0]:+.1f}, {100 * g['ci'][1]:+.1f}]"
+
+
+def test_every_two_tool_kinds_have_a_paired_row_in_every_output(run: tuple[Path, str]) -> None:
+    from rich.console import Console
+
+    from evals.analysis import ALL_TASKS
+    from evals.leaderboard import build_leaderboard, print_leaderboard, read_entry
+    from evals.paper_tables import build_tables, grid
+    from evals.run_reader import RunReader
+    from evals.tables_out import leaderboard_tables
+    from evals.view.app import Viewer
+
+    out, _ = run
+    pooled = json.loads((out / "results.json").read_text())["overall"]["pairwise"]
+    pairwise_md = (out / "tables" / "pairwise.md").read_text()
+    tex_rows = [[plain(c) for c in line.removesuffix("\\\\").split("&")]
+                for line in (out / "tables" / "pairwise.tex").read_text().splitlines() if line.startswith("all tasks")]
+    report_html = " ".join(re.sub(r"<[^>]+>", " ", (out / "report.html").read_text()).split())
+    viewer = Viewer([out], wait_s=30)
+    page = " ".join(re.sub(r"<[^>]+>", " ", viewer.handle(f"/runs/{next(iter(viewer.runs))}/").body.decode()).split())
+    board = build_leaderboard([read_entry(out)])
+    wide = io.StringIO()
+    print_leaderboard(board, Console(file=wide, width=80))
+    assert max(len(line) for line in wide.getvalue().splitlines()) <= 80
+    terminal: list[str] = []  # the pooled rows of the terminal's pairwise table, a folded cell's lines joined
+    for line in wide.getvalue().splitlines():
+        if line.startswith(" all tasks "):
+            terminal.append(line)
+        elif terminal and line.startswith("   ") and line.strip():
+            terminal[-1] += " " + line.strip()
+    board_rows = [row for _, _, rows in leaderboard_tables(board) for row in rows]
+    for (b, a), (gap, gained) in PAIRS.items():
+        g = pooled[f"{b} vs {a}"]
+        assert (g["gap"], g["n_paired"], g["gained"], g["lost"]) == (gap, 8, gained, 0)
+        text = _text(g)
+        assert f"| all tasks (pooled) | {b} − {a} | 8 | {text}" in " ".join(pairwise_md.split()), (b, a)
+        assert ["all tasks (pooled)", f"{b} - {a}", "8", text, f"{g['mcnemar_p']:.2g}"] in tex_rows, (b, a, tex_rows)
+        assert f"all tasks (pooled) {b} − {a} {text.split(' ')[0]} {text.split(' ', 1)[1]}" in report_html, (b, a)
+        assert f"all tasks (pooled) {b} − {a} {text.split(' ')[0]} {text.split(' ', 1)[1]}" in page, (b, a)
+        [pooled_row] = [r for r in board["rows"] if r["task"] == ALL_TASKS]
+        assert pooled_row["pairwise"][f"{b} vs {a}"]["ci"] == g["ci"]
+        assert [r for r in board_rows if r[1:3] == ["all tasks", f"{b} − {a}"]][0][-1] == text
+        rows = {" ".join(row.split()) for row in terminal}  # a pair too wide for its cell folds after "−"
+        assert {f"all tasks {b} − {a} 8 {text}", f"all tasks {b} − 8 {text} {a}"} & rows, (b, a, rows)
+    # the paper table's distance column: a one-task column prints the per-task pairwise gap of that task
+    results = list(RunReader(out).results(with_trace=False))
+    headers, rows, kinds = grid(next(t for t in build_tables("gpsbench-paper", results, list(CONDITIONS))
+                                     if t.name == "pure"))
+    col = headers.index("Dist.")
+    paper = {r[0]: r[col] for r, k in zip(rows, kinds, strict=True) if k == "pairwise"}
+    distance = json.loads((out / "results.json").read_text())["tasks"]
+    [dist] = [t for t in distance if t["task"] == "gpsbench.distance"]
+    assert set(paper) == {f"gap {b} − {a} [95% CI]" for b, a in PAIRS}
+    for b, a in PAIRS:
+        assert paper[f"gap {b} − {a} [95% CI]"] == _text(dist["pairwise"][f"{b} vs {a}"])
