@@ -1,6 +1,8 @@
 """What a run will spend, before anything is called (``--dry-run``), and its cap (``--max-cost``).
 
-The estimate is an upper bound from the prompts and the limits, not a prediction: prompt tokens are counted as
+Two estimates, each of tokens, cost and wall time: the ceiling (below) and the typical run, from a pilot run's real
+use (:func:`typical_run`) or, without one, from the prompts' sizes and typical reply lengths
+(:func:`typical_condition`). The ceiling is an upper bound from the prompts and the limits, not a prediction: prompt tokens are counted as
 the prompt text's characters / :data:`CHARS_PER_TOKEN` (no tokenizer is downloaded; real counts differ by model);
 every call is taken to write ``--max-tokens`` output tokens; a tool condition is taken to make ``--max-steps``
 calls, each sending the prompt, the tools note and the tools' schemas again with every earlier reply. Tool
@@ -40,7 +42,18 @@ from tools.registry import get_tools
 CHARS_PER_TOKEN = 4
 NOTE = ("estimate, not a measurement: prompt tokens = prompt characters / 4; output at its caps (--max-tokens a "
         "call, --max-steps calls in tool conditions, earlier replies re-sent); tool results and cached calls left "
-        "out: an upper bound")
+        "out: an upper bound; wall time at the assumed speeds below")
+# Without a pilot, the typical run: each answer writes TYPICAL_ANSWER_TOKENS (at most the cap); a tool condition
+# makes one tool call (a TYPICAL_CALL_TOKENS reply, a TYPICAL_RESULT_TOKENS result) and then answers. Assumptions
+# from a typical short answer with a FINAL ANSWER line, not measurements: a pilot run replaces them.
+TYPICAL_ANSWER_TOKENS = 150
+TYPICAL_CALL_TOKENS = 50
+TYPICAL_RESULT_TOKENS = 40
+# Speeds for wall time: (prompt tokens/s, output tokens/s, seconds per call, most speed-up from concurrent calls).
+# local/: the embedded 1.5B Q4_K_M model measured on 2 threads (84 prompt and 24 output tokens/s; 4 slots answered
+# 1.68x as fast as 1); others: assumed for a hosted API, concurrent calls not slowing each other.
+SPEEDS = {"local": (84.0, 24.0, 0.0, 1.68), "scripted": (math.inf, math.inf, 0.0, math.inf)}
+HOSTED_SPEED = (2000.0, 80.0, 0.5, math.inf)
 
 
 def tokens(text: str) -> int:
@@ -88,6 +101,36 @@ def estimate_condition(spec: RunSpec, name: str, items: Iterable[tuple[Sample, A
     return ConditionEstimate(name, n, calls, tokens_in, tokens_out, price.cost(spec.model, tokens_in, tokens_out))
 
 
+def wall_s(spec: RunSpec, calls: int, tokens_in: int, tokens_out: int) -> float:
+    """Seconds to make ``calls`` calls reading ``tokens_in`` and writing ``tokens_out`` at the model's
+    :data:`SPEEDS` (else :data:`HOSTED_SPEED`), ``--max-connections`` at a time."""
+    read, write, per_call, most = SPEEDS.get(spec.model.split("/", 1)[0], HOSTED_SPEED)
+    return (calls * per_call + tokens_in / read + tokens_out / write) / min(most, max(1, spec.max_connections or 1))
+
+
+def typical_condition(spec: RunSpec, name: str, items: Iterable[tuple[Sample, Any]], price: PriceTable) -> Typical:
+    """The typical spend of answering ``items`` under ``name`` without a pilot: each prompt's measured size, a
+    :data:`TYPICAL_ANSWER_TOKENS` answer, and in a tool condition one tool call before it (see the constants)."""
+    cond = get_condition(name)
+    schemas: dict[tuple[str, ...], int] = {}
+    n = calls = tokens_in = tokens_out = 0
+    for sample, task in items:
+        prompt = sum(tokens(m.content) for m in sample.messages) + (tokens(cond.system_note) if cond.system_note
+                                                                     else 0)
+        cap = output_cap(spec, sample.task)
+        answer = min(cap, TYPICAL_ANSWER_TOKENS)
+        n += 1
+        if cond.uses_tools:
+            head = prompt + _schema_tokens(cond.toolsets_for(task), schemas)
+            call = min(cap, TYPICAL_CALL_TOKENS)
+            calls, tokens_in = calls + 2, tokens_in + 2 * head + call + TYPICAL_RESULT_TOKENS
+            tokens_out += call + answer
+        else:
+            calls, tokens_in, tokens_out = calls + 1, tokens_in + prompt, tokens_out + answer
+    return Typical(name, n, tokens_in, tokens_out, price.cost(spec.model, tokens_in, tokens_out),
+                   wall_s(spec, calls, tokens_in, tokens_out))
+
+
 def output_cap(spec: RunSpec, task: str) -> int:
     """The output tokens a call of ``task`` may use: its resolved generation protocol's cap (answer budget plus
     any reasoning room), else ``--max-tokens``, else the default answer budget."""
@@ -132,8 +175,8 @@ def print_estimate(cfgs: list[RunConfig], out: Console) -> int:
 
     table = Table(title="Dry run: nothing was called, nothing was written (ceiling)", box=box.SIMPLE_HEAD,
                   caption=NOTE)
-    typical: list[tuple[str, list[Typical], Path]] = []
-    for name in ("model", "condition", "items", "calls ≤", "input tok ≤", "output tok ≤", "USD ≤"):
+    typical: list[tuple[str, list[Typical], Path | None]] = []
+    for name in ("model", "condition", "items", "calls ≤", "input tok ≤", "output tok ≤", "USD ≤", "wall s ≤"):
         table.add_column(name, justify="left" if name in ("model", "condition") else "right", overflow="fold")
     total: float | None = 0.0
     tiers: dict[str, float] = {"batch": 0.0, "flex": 0.0}
@@ -149,13 +192,18 @@ def print_estimate(cfgs: list[RunConfig], out: Console) -> int:
                     raise UsageError(f"--pilot {cfg.pilot}: no run store there (run.sqlite)")
                 pilot = RunReader(Path(cfg.pilot)).results(with_trace=False)
                 typical.append((spec.model, typical_run(spec, work, prices, pilot, done), Path(cfg.pilot)))
+            else:
+                typical.append((spec.model, [typical_condition(spec, c, ((s, t) for e in range(spec.epochs)
+                                                                         for s, t in work if (s.id, c, e) not in done),
+                                                               prices) for c in spec.conditions], None))
         except UsageError as exc:
             return fail(str(exc), 2)
         except SampleBuildError as exc:
             return fail(f"{exc}; nothing was run", 1)
         for r in rows:
             table.add_row(spec.model, r.condition, f"{r.items:,}", f"{r.calls:,}", f"{r.input_tokens:,}",
-                          f"{r.output_tokens:,}", "price unknown" if r.cost_usd is None else f"{r.cost_usd:.4f}")
+                          f"{r.output_tokens:,}", "price unknown" if r.cost_usd is None else f"{r.cost_usd:.4f}",
+                          f"{wall_s(spec, r.calls, r.input_tokens, r.output_tokens):,.0f}")
             total = None if total is None or r.cost_usd is None else total + r.cost_usd
             single = getattr(get_condition(r.condition), "single_call", False)
             tiers["batch"] += (r.cost_usd or 0.0) * tier_multiplier(spec.model, "batch" if single else "list")
@@ -167,11 +215,16 @@ def print_estimate(cfgs: list[RunConfig], out: Console) -> int:
         out.print(f"at most, with --batch (single-call conditions at batch prices, the rest at list): "
                   f"${tiers['batch']:.4f}; every condition at flex prices: ${tiers['flex']:.4f} "
                   "(list price where a provider has no such tier; docs/cost.md)", markup=False, highlight=False)
+    read, write, per_call, _ = HOSTED_SPEED
+    out.print(f"wall time: local/ at the embedded model's measured {SPEEDS['local'][0]:.0f} prompt and "
+              f"{SPEEDS['local'][1]:.0f} output tokens/s (2 threads, concurrent calls at most "
+              f"{SPEEDS['local'][3]}x as fast); other models at an assumed {read:.0f} prompt and {write:.0f} output "
+              f"tokens/s and {per_call} s a call, --max-connections at a time", markup=False, highlight=False)
     for model, measured, pilot_dir in typical:
         print_typical(model, measured, pilot_dir, out)
-    if not typical:
-        out.print("typical figures: give --pilot RUN_DIR (a small finished run of the same tasks) for tokens, cost "
-                  "and wall time from real use", markup=False, highlight=False)
+    if any(p is None for _, _, p in typical):
+        out.print("typical figures from real use: give --pilot RUN_DIR (a small finished run of the same tasks)",
+                  markup=False, highlight=False)
     return 0
 
 
@@ -217,14 +270,21 @@ def typical_run(spec: RunSpec, work: list[tuple[Sample, Any]], prices: PriceTabl
     return out
 
 
-def print_typical(model: str, rows: list[Typical], pilot: Path, out: Console) -> None:
-    table = Table(title=f"Typical, from the pilot run {pilot} (its real use per answer)", box=box.SIMPLE_HEAD,
-                  caption="typical: the pilot's mean tokens and latency per answer of the same task and condition "
-                  "(measured) or of the condition over its tasks; the table above is the ceiling")
+def print_typical(model: str, rows: list[Typical], pilot: Path | None, out: Console) -> None:
+    if pilot is None:
+        table = Table(title="Typical, from the prompts' measured sizes (no pilot)", box=box.SIMPLE_HEAD, caption=(
+            f"typical: each prompt's characters / 4, a {TYPICAL_ANSWER_TOKENS}-token answer, in a tool condition "
+            f"one tool call first ({TYPICAL_CALL_TOKENS}-token call, {TYPICAL_RESULT_TOKENS}-token result, the "
+            "prompt and tools sent twice); assumed, not measured; the table above is the ceiling"))
+    else:
+        table = Table(title=f"Typical, from the pilot run {pilot} (its real use per answer)", box=box.SIMPLE_HEAD,
+                      caption="typical: the pilot's mean tokens and latency per answer of the same task and condition "
+                      "(measured) or of the condition over its tasks; the table above is the ceiling")
     for name in ("model", "condition", "items", "measured", "input tok", "output tok", "USD", "wall s"):
         table.add_column(name, justify="left" if name in ("model", "condition") else "right", overflow="fold")
     for r in rows:
-        table.add_row(model, r.condition, f"{r.items:,}", f"{r.measured:,}", f"{r.input_tokens:,}",
+        table.add_row(model, r.condition, f"{r.items:,}", "–" if pilot is None else f"{r.measured:,}",
+                      f"{r.input_tokens:,}",
                       f"{r.output_tokens:,}", "price unknown" if r.cost_usd is None else f"{r.cost_usd:.4f}",
                       f"{r.wall_s:,.0f}")
     out.print(table)

@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage
 
 from evals.compare import main
 from evals.cost import EXIT_COST_CAP
@@ -32,7 +32,8 @@ def _prices(tmp_path: Path, output_per_million: float) -> Path:
 
 
 def _cells(out: str, condition: str) -> list[str]:
-    [line] = [row for row in out.splitlines() if f" {condition} " in f" {row} " and MODEL in row]
+    """The ceiling table's row of ``condition``."""
+    [line] = [row for row in out.split("Typical")[0].splitlines() if f" {condition} " in f" {row} " and MODEL in row]
     return line.split()
 
 
@@ -50,14 +51,14 @@ def test_dry_run_prints_the_estimate_and_writes_nothing(tmp_path: Path, capsys: 
     samples = get_task(TASK).samples(split="test", seed=42)[:LIMIT]
     prompt = [sum(math.ceil(len(m.content) / 4) for m in s.messages) for s in samples]
     intrinsic = _cells(out, "intrinsic")
-    items, calls, tokens_in, tokens_out, usd = intrinsic[-5:]
+    items, calls, tokens_in, tokens_out, usd = intrinsic[-6:-1]
     assert (items, calls) == (str(2 * LIMIT), str(2 * LIMIT))  # 5 samples × 2 epochs, one call each
     assert tokens_in == f"{2 * sum(prompt):,}" and tokens_out == f"{2 * LIMIT * 100:,}"
     assert usd == f"{2 * LIMIT * 100 * 2.0 / 1e6:.4f}"
     tools = _cells(out, "tools")
-    assert tools[-5:-3] == [str(2 * LIMIT), str(2 * LIMIT * 3)]  # three calls each at most
-    assert tools[-2] == f"{2 * LIMIT * 3 * 100:,}"
-    assert int(tools[-3].replace(",", "")) > 3 * int(tokens_in.replace(",", ""))  # schemas and history re-sent
+    assert tools[-6:-4] == [str(2 * LIMIT), str(2 * LIMIT * 3)]  # three calls each at most
+    assert tools[-3] == f"{2 * LIMIT * 3 * 100:,}"
+    assert int(tools[-4].replace(",", "")) > 3 * int(tokens_in.replace(",", ""))  # schemas and history re-sent
 
 
 def test_dry_run_without_a_price_says_unknown_and_several_models_are_listed(
@@ -99,7 +100,7 @@ def test_max_cost_stops_the_run_and_resume_continues_it(tmp_path: Path, capsys: 
     before = stamps()
     assert main(["--resume", str(run), "--dry-run", *common]) == 0  # what is left: 3 intrinsic items, 5 tools
     out = capsys.readouterr().out
-    assert _cells(out, "intrinsic")[-5] == str(LIMIT - 2) and _cells(out, "tools")[-5] == str(LIMIT)
+    assert _cells(out, "intrinsic")[-6] == str(LIMIT - 2) and _cells(out, "tools")[-6] == str(LIMIT)
     assert stamps() == before  # nothing written
     assert main(["--resume", str(run), "--max-cost", "12", *common]) == EXIT_COST_CAP  # the cap is spent
     assert "nothing was run" in capsys.readouterr().err
@@ -139,3 +140,57 @@ def test_dry_run_with_a_pilot_gives_typical_figures_from_its_real_use(tmp_path: 
 def test_a_pilot_that_is_not_a_run_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--model", MODEL, "--tasks", TASK, "--limit", "2", "--dry-run", "--pilot", str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip() == f"error: --pilot {tmp_path}: no run store there (run.sqlite)"
+
+
+def uses_the_tool(messages: list[BaseMessage], tools: list[str]) -> AIMessage | str:
+    """With tools: one distance_km call, then an answer from its result; alone: a guess."""
+    from test_numbers_agree import policy
+
+    return policy(messages, tools)
+
+
+def _table(out: str, title: str) -> dict[str, list[str]]:
+    """Rows of the table after ``title`` by condition (the cells after model and condition)."""
+    part = out.split(title, 1)[1]
+    rows = {}
+    for line in part.splitlines():
+        cells = line.split()
+        if cells and cells[0].startswith("scripted/") and cells[1] not in rows:
+            rows[cells[1]] = [c.replace(",", "") for c in cells[2:]]
+        elif rows and not cells:
+            break
+    return rows
+
+
+def test_dry_run_without_a_pilot_gives_typical_and_ceiling_figures(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    model = f"scripted/{__name__}:uses_the_tool"
+    prices = _prices(tmp_path, 2.0)
+    argv = ["--model", model, "--tasks", TASK, "--limit", str(LIMIT), "--max-tokens", "200", "--max-steps", "3",
+            "--prices", str(prices), "--output", str(tmp_path / "run")]
+    assert main([*argv, "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    said = " ".join(out.split())
+    assert "(ceiling)" in said and "Typical, from the prompts' measured sizes (no pilot)" in said
+    assert "assumed, not measured; the table above is the ceiling" in said and "wall time: " in said
+    ceiling = _table(out, "(ceiling)")  # items, calls, input, output, USD, wall s
+    typical = _table(out, "(no pilot)")  # items, measured, input, output, USD, wall s
+    for c in ("intrinsic", "tools"):
+        assert typical[c][1] == "–"  # nothing measured without a pilot
+        for i, j in ((2, 2), (3, 3), (4, 4), (5, 5)):  # tokens, cost and wall time: typical at most the ceiling
+            assert float(typical[c][i]) <= float(ceiling[c][j]), (c, i)
+        assert float(typical[c][4]) == pytest.approx(int(typical[c][3]) * 2.0 / 1e6, abs=1e-4)  # output-priced
+    # intrinsic: the same prompts; a 150-token answer where the ceiling writes 200
+    assert typical["intrinsic"][2] == ceiling["intrinsic"][2] and typical["intrinsic"][3] == str(LIMIT * 150)
+    # tools: the ceiling sends prompt + schemas (head) then head + 200 and head + 400 (3 steps), so the heads sum to
+    # (input − LIMIT × 600) / 3; the typical run sends each head twice, plus a 50-token call and a 40-token result
+    heads = (int(ceiling["tools"][2]) - LIMIT * 600) / 3
+    assert int(typical["tools"][2]) == 2 * heads + LIMIT * 90 and typical["tools"][3] == str(LIMIT * 200)
+    # the stand-in run reads within 2x of the typical input tokens without tools (it counts the prompt's words; it
+    # is never sent tool schemas, so its tools figure is no check of the typical one: the embedded model's is, in
+    # docs/paper-output.md); and it makes the typical calls: one tool call, then the answer
+    assert main([*argv, "--no-cache"]) == 0
+    real = list(RunReader(tmp_path / "run").results(with_trace=False))
+    spent = sum(r.input_tokens for r in real if r.condition == "intrinsic")
+    assert 0.5 <= spent / int(typical["intrinsic"][2]) <= 2.0, (spent, typical["intrinsic"][2])
+    assert [(r.model_calls, r.tool_calls) for r in real if r.condition == "tools"] == [(2, 1)] * LIMIT
