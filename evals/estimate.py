@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,23 +79,26 @@ def _schema_tokens(toolsets: tuple[str, ...], cache: dict[tuple[str, ...], int])
     return cache[toolsets]
 
 
+def _heads(spec: RunSpec, name: str, items: Iterable[tuple[Sample, Any]]) -> Iterator[tuple[int, int, bool]]:
+    """Per item: the tokens one call sends before any reply (the prompt, the condition's note and, in a tool
+    condition, the tools' schemas), the call's output cap, and whether the condition offers tools."""
+    cond = get_condition(name)
+    schemas: dict[tuple[str, ...], int] = {}
+    for sample, task in items:
+        head = sum(tokens(m.content) for m in sample.messages) + (tokens(cond.system_note) if cond.system_note else 0)
+        if cond.uses_tools:
+            head += _schema_tokens(cond.toolsets_for(task), schemas)
+        yield head, output_cap(spec, sample.task), cond.uses_tools
+
+
 def estimate_condition(spec: RunSpec, name: str, items: Iterable[tuple[Sample, Any]], price: PriceTable
                        ) -> ConditionEstimate:
     """The calls, tokens and cost of answering ``items`` ((sample, task) pairs, once per epoch) under ``name``."""
-    cond = get_condition(name)
-    schemas: dict[tuple[str, ...], int] = {}
     n = calls = tokens_in = tokens_out = 0
-    for sample, task in items:
-        prompt = sum(tokens(m.content) for m in sample.messages) + (tokens(cond.system_note) if cond.system_note
-                                                                     else 0)
-        cap = output_cap(spec, sample.task)
+    for head, cap, tools in _heads(spec, name, items):
         n += 1
-        steps = spec.max_steps if cond.uses_tools else 1
-        if cond.uses_tools:
-            head = prompt + _schema_tokens(cond.toolsets_for(task), schemas)
-            tokens_in += sum(head + k * cap for k in range(steps))
-        else:
-            tokens_in += prompt
+        steps = spec.max_steps if tools else 1
+        tokens_in += sum(head + k * cap for k in range(steps))
         calls += steps
         tokens_out += steps * cap
     return ConditionEstimate(name, n, calls, tokens_in, tokens_out, price.cost(spec.model, tokens_in, tokens_out))
@@ -111,22 +114,16 @@ def wall_s(spec: RunSpec, calls: int, tokens_in: int, tokens_out: int) -> float:
 def typical_condition(spec: RunSpec, name: str, items: Iterable[tuple[Sample, Any]], price: PriceTable) -> Typical:
     """The typical spend of answering ``items`` under ``name`` without a pilot: each prompt's measured size, a
     :data:`TYPICAL_ANSWER_TOKENS` answer, and in a tool condition one tool call before it (see the constants)."""
-    cond = get_condition(name)
-    schemas: dict[tuple[str, ...], int] = {}
     n = calls = tokens_in = tokens_out = 0
-    for sample, task in items:
-        prompt = sum(tokens(m.content) for m in sample.messages) + (tokens(cond.system_note) if cond.system_note
-                                                                     else 0)
-        cap = output_cap(spec, sample.task)
+    for head, cap, tools in _heads(spec, name, items):
         answer = min(cap, TYPICAL_ANSWER_TOKENS)
         n += 1
-        if cond.uses_tools:
-            head = prompt + _schema_tokens(cond.toolsets_for(task), schemas)
+        if tools:
             call = min(cap, TYPICAL_CALL_TOKENS)
             calls, tokens_in = calls + 2, tokens_in + 2 * head + call + TYPICAL_RESULT_TOKENS
             tokens_out += call + answer
         else:
-            calls, tokens_in, tokens_out = calls + 1, tokens_in + prompt, tokens_out + answer
+            calls, tokens_in, tokens_out = calls + 1, tokens_in + head, tokens_out + answer
     return Typical(name, n, tokens_in, tokens_out, price.cost(spec.model, tokens_in, tokens_out),
                    wall_s(spec, calls, tokens_in, tokens_out))
 
