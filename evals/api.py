@@ -112,8 +112,8 @@ def _each_in_points(entries: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _row_in_points(row: dict[str, Any]) -> dict[str, Any]:
-    """A breakdown or leaderboard row with its per-condition accuracies and gaps in points."""
-    return {**row, **{k: _each_in_points(row[k]) for k in ("conditions", "gap") if k in row}}
+    """A breakdown or leaderboard row with its per-condition accuracies, gaps and pairwise gaps in points."""
+    return {**row, **{k: _each_in_points(row[k]) for k in ("conditions", "gap", "pairwise") if k in row}}
 
 
 def in_points(comp: TaskComparison) -> TaskComparison:

@@ -301,3 +301,26 @@ def test_the_leaderboard_prints_both_models_figures_and_their_difference(run: di
     assert md_diff["Δ gap (pts) [95% CI]"] == text and md_diff["items"] == str(ITEMS)
     for where, shown in (("terminal", terminal), (".tex", tex), ("report.html", report_html), ("viewer", page)):
         assert text in " ".join(shown.split()), (where, text)
+
+
+def test_the_api_reads_the_same_figures_in_points(run: dict) -> None:
+    from evals import api
+
+    loaded = api.load(run["parent"])
+    assert isinstance(loaded, api.ModelsResult) and list(loaded.models) == list(MODELS.values())
+    board = json.loads((run["parent"] / "results.json").read_text())["leaderboard"]
+    for name, model in MODELS.items():
+        [task] = loaded.models[model].tasks
+        for c in CONDITIONS:
+            k = sum(run["item"][(name, c)].values(), Fraction(0))
+            lo, hi = proportion_confint(float(k), ITEMS, alpha=0.05, method="wilson")
+            s = task.conditions[c]
+            assert (s.items, s.n) == (ITEMS, ITEMS * EPOCHS)
+            assert s.accuracy == pytest.approx(100 * float(k) / ITEMS) and s.ci == pytest.approx((100 * lo, 100 * hi))
+        g = task.gap["tools"]  # type: ignore[index]
+        [row] = [r for r in loaded.leaderboard["rows"] if r["model"] == model]  # type: ignore[index]
+        stored = json.loads((run["dirs"][name] / "results.json").read_text())["tasks"][0]["gap"]["tools"]
+        assert g["gap"] == pytest.approx(100 * stored["gap"]) and g["ci"] == pytest.approx([100 * x for x in stored["ci"]])
+        assert row["gap"]["tools"]["ci"] == pytest.approx(g["ci"]) and g["n_paired"] == ITEMS
+    [d] = loaded.leaderboard["differences"]  # type: ignore[index]
+    assert d["ci"] == pytest.approx([100 * x for x in board["differences"][0]["ci"]])

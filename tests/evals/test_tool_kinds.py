@@ -160,6 +160,7 @@ def test_every_two_tool_kinds_have_a_paired_row_in_every_output(run: tuple[Path,
     from rich.console import Console
 
     from evals.analysis import ALL_TASKS
+    from evals.api import leaderboard_in_points
     from evals.leaderboard import build_leaderboard, print_leaderboard, read_entry
     from evals.paper_tables import build_tables, grid
     from evals.run_reader import RunReader
@@ -195,6 +196,8 @@ def test_every_two_tool_kinds_have_a_paired_row_in_every_output(run: tuple[Path,
         assert f"all tasks (pooled) {b} − {a} {text.split(' ')[0]} {text.split(' ', 1)[1]}" in page, (b, a)
         [pooled_row] = [r for r in board["rows"] if r["task"] == ALL_TASKS]
         assert pooled_row["pairwise"][f"{b} vs {a}"]["ci"] == g["ci"]
+        [in_points] = [r for r in leaderboard_in_points(board)["rows"] if r["task"] == ALL_TASKS]  # the API's
+        assert in_points["pairwise"][f"{b} vs {a}"]["ci"] == pytest.approx([100 * x for x in g["ci"]])
         assert [r for r in board_rows if r[1:3] == ["all tasks", f"{b} − {a}"]][0][-1] == text
         rows = {" ".join(row.split()) for row in terminal}  # a pair too wide for its cell folds after "−"
         assert {f"all tasks {b} − {a} 8 {text}", f"all tasks {b} − 8 {text} {a}"} & rows, (b, a, rows)
