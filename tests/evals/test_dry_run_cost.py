@@ -187,8 +187,8 @@ def test_dry_run_without_a_pilot_gives_typical_and_ceiling_figures(tmp_path: Pat
     heads = (int(ceiling["tools"][2]) - LIMIT * 600) / 3
     assert int(typical["tools"][2]) == 2 * heads + LIMIT * 90 and typical["tools"][3] == str(LIMIT * 200)
     # the stand-in run reads within 2x of the typical input tokens without tools (it counts the prompt's words; it
-    # is never sent tool schemas, so its tools figure is no check of the typical one: the embedded model's is, in
-    # docs/paper-output.md); and it makes the typical calls: one tool call, then the answer
+    # is never sent tool schemas, so its tools figure is no check of the typical one); and it makes the typical
+    # calls: one tool call, then the answer
     assert main([*argv, "--no-cache"]) == 0
     real = list(RunReader(tmp_path / "run").results(with_trace=False))
     spent = sum(r.input_tokens for r in real if r.condition == "intrinsic")

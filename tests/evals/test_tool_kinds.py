@@ -166,6 +166,7 @@ def test_every_two_tool_kinds_have_a_paired_row_in_every_output(run: tuple[Path,
     from evals.run_reader import RunReader
     from evals.tables_out import leaderboard_tables
     from evals.view.app import Viewer
+    from evals.view.leaderboard import leaderboard_body
 
     out, _ = run
     pooled = json.loads((out / "results.json").read_text())["overall"]["pairwise"]
@@ -186,6 +187,7 @@ def test_every_two_tool_kinds_have_a_paired_row_in_every_output(run: tuple[Path,
         elif terminal and line.startswith("   ") and line.strip():
             terminal[-1] += " " + line.strip()
     board_rows = [row for _, _, rows in leaderboard_tables(board) for row in rows]
+    board_page = " ".join(re.sub(r"<[^>]+>", " ", leaderboard_body(board)).split())
     for (b, a), (gap, gained) in PAIRS.items():
         g = pooled[f"{b} vs {a}"]
         assert (g["gap"], g["n_paired"], g["gained"], g["lost"]) == (gap, 8, gained, 0)
@@ -199,6 +201,7 @@ def test_every_two_tool_kinds_have_a_paired_row_in_every_output(run: tuple[Path,
         [in_points] = [r for r in leaderboard_in_points(board)["rows"] if r["task"] == ALL_TASKS]  # the API's
         assert in_points["pairwise"][f"{b} vs {a}"]["ci"] == pytest.approx([100 * x for x in g["ci"]])
         assert [r for r in board_rows if r[1:3] == ["all tasks", f"{b} − {a}"]][0][-1] == text
+        assert f"all tasks (pooled) {b} − {a} {text.split(' ')[0]} {text.split(' ', 1)[1]}" in board_page, (b, a)
         rows = {" ".join(row.split()) for row in terminal}  # a pair too wide for its cell folds after "−"
         assert {f"all tasks {b} − {a} 8 {text}", f"all tasks {b} − 8 {text} {a}"} & rows, (b, a, rows)
     # the paper table's distance column: a one-task column prints the per-task pairwise gap of that task
