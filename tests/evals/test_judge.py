@@ -1,0 +1,149 @@
+"""``--judge``: a scripted judge locates the answer only of replies the rules leave unlocated; its reply is read by
+the task's own parser and scorer; NONE, HEDGE, an unreadable or hedging judge reply and a reply that leaves its
+answer open locate nothing; it is never called where the rules committed; its reading is recorded and counted."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+
+from evals import api
+from evals.judge import Judge, agreement_line, store_agreement
+from evals.options import UsageError
+from evals.specs import check_judge
+from tasks import get_task
+from tasks.records import Sample
+from tests.tasks.real_replies import load
+
+CALLS: list[str] = []
+"""The judge replies given; read through :func:`calls` (the provider imports this file as tests.evals.test_judge,
+which under pytest may be another module object than the one running the test)."""
+
+
+def calls() -> list[str]:
+    return importlib.import_module("tests.evals.test_judge").CALLS  # type: ignore[no-any-return]
+ANSWER_FIRST = ("The distance between the two points is about 13,670 km.\n\nWorking: with the haversine formula, "
+                "a = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2) ≈ 0.7734, c = 2·atan2(√a, √(1−a)) ≈ 2.1458, and "
+                "d = 6371 km × 2.1458.")
+
+
+def _distance_sample() -> Sample:
+    line = next(x for x in load() if x["task"] == "gpsbench.distance" and x["sample"]["target"]["km"] == 13670.929)
+    return Sample.model_validate(line["sample"])
+
+
+def _judge_says(text: str):  # type: ignore[no-untyped-def]
+    def policy(messages: object, tools: list[str]) -> str:
+        CALLS.append(text)
+        return text
+    return policy
+
+
+right = _judge_says("FINAL ANSWER: 13670 km")
+none = _judge_says("NONE")
+hedge = _judge_says("HEDGE")
+two = _judge_says("FINAL ANSWER: 13670 km or 12000 km")
+small = _judge_says("FINAL ANSWER: 111.2 km")
+
+
+def _locate(judge: str, reply: str):  # type: ignore[no-untyped-def]
+    sample = _distance_sample()
+    task = get_task("gpsbench.distance")
+    verdict = asyncio.run(Judge.named(f"scripted/tests.evals.test_judge:{judge}").locate(sample, task, reply))
+    return verdict, task, sample
+
+
+def test_the_rules_leave_the_answer_first_reply_unlocated() -> None:
+    task, sample = get_task("gpsbench.distance"), _distance_sample()
+    assert task.parse(ANSWER_FIRST, sample).status == "unlocated"
+
+
+def test_a_judge_that_locates_the_answer_is_read_and_scored_by_the_task() -> None:
+    verdict, task, sample = _locate("right", ANSWER_FIRST)
+    assert verdict.reading.verdict == "answer" and verdict.parsed is not None
+    assert verdict.parsed.value == pytest.approx(13670.0)
+    assert task.score(verdict.parsed, sample).correct
+
+
+@pytest.mark.parametrize(("judge", "verdict"), [("none", "none"), ("hedge", "hedge"), ("two", "unread")])
+def test_none_hedge_and_a_hedging_judge_reply_locate_nothing(judge: str, verdict: str) -> None:
+    got, _, _ = _locate(judge, ANSWER_FIRST)
+    assert got.reading.verdict == verdict and got.parsed is None
+
+
+def test_a_judge_never_credits_a_reply_that_leaves_its_answer_open() -> None:
+    reply = "Roughly 13,670 km between them.\n\nI'm torn between that and a smaller figure, low confidence overall."
+    task, sample = get_task("gpsbench.distance"), _distance_sample()
+    assert task.parse(reply, sample).status in ("unlocated", "hedged")
+    got, _, _ = _locate("right", reply)  # the judge picks one answer of a hedge: refused
+    assert got.reading.verdict == "hedge" and got.parsed is None
+
+
+def _unlocated(messages: object, tools: list[str]) -> str:
+    return ANSWER_FIRST.replace("13,670", "111.2")
+
+
+def _committed(messages: object, tools: list[str]) -> str:
+    return "The distance is about 111 km.\nFINAL ANSWER: 111.2 km"
+
+
+def _results(run_dir: Path) -> list[dict[str, object]]:
+    return [json.loads(t) for t in (run_dir / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_run_records_the_judges_reading_and_counts_it(tmp_path: Path) -> None:
+    calls().clear()
+    out = api.run("scripted/tests.evals.test_judge:_unlocated", tasks="gpsbench.distance", limit=2,
+                  conditions="intrinsic", output=str(tmp_path / "run"), judge="scripted/tests.evals.test_judge:small")
+    assert len(calls()) == 2 and out.spec.judge == "scripted/tests.evals.test_judge:small"
+    for r in _results(out.run_dir):
+        assert r["judge"]["verdict"] == "answer" and r["parsed"]["status"] == "answered"  # type: ignore[index]
+        assert r["parsed"]["value"] == pytest.approx(111.2)  # type: ignore[index]
+    summary = out.report["tasks"][0]["conditions"]["intrinsic"]
+    assert summary["judged"] == 2 and summary["status_shares"]["judged"] == 1.0
+
+
+def test_without_a_judge_the_same_replies_stay_unlocated(tmp_path: Path) -> None:
+    out = api.run("scripted/tests.evals.test_judge:_unlocated", tasks="gpsbench.distance", limit=2,
+                  conditions="intrinsic", output=str(tmp_path / "run"))
+    assert out.spec.judge is None
+    assert all(r["parsed"]["status"] == "unlocated" and r["judge"] is None  # type: ignore[index]
+               for r in _results(out.run_dir))
+
+
+def test_the_judge_is_never_called_where_the_rules_committed(tmp_path: Path) -> None:
+    calls().clear()
+    out = api.run("scripted/tests.evals.test_judge:_committed", tasks="gpsbench.distance", limit=2,
+                  conditions="intrinsic", output=str(tmp_path / "run"), judge="scripted/tests.evals.test_judge:none")
+    assert calls() == []
+    assert all(r["judge"] is None and r["parsed"]["status"] == "answered"  # type: ignore[index]
+               for r in _results(out.run_dir))
+
+
+def test_the_judge_is_part_of_the_run_identity(tmp_path: Path) -> None:
+    a = api.run("scripted/tests.evals.test_judge:_committed", tasks="gpsbench.distance", limit=1,
+                conditions="intrinsic", output=str(tmp_path / "a"), judge="scripted/tests.evals.test_judge:none")
+    b = api.run("scripted/tests.evals.test_judge:_committed", tasks="gpsbench.distance", limit=1,
+                conditions="intrinsic", output=str(tmp_path / "b"))
+    assert "judge" in a.spec.differences(b.spec)
+
+
+def test_a_judge_needing_its_own_server_or_an_unknown_provider_is_one_usage_line() -> None:
+    for bad in ("local/qwen2.5-0.5b", "nosuch/model", "scripted/tests.evals.test_judge:missing"):
+        with pytest.raises(UsageError, match="--judge"):
+            check_judge(bad)
+
+
+def test_the_agreement_line_is_stored_per_judge_and_says_when_unmeasured(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path))
+    assert "not measured" in agreement_line("scripted/x:y")
+    store_agreement("scripted/x:y", {"n": 4, "agree": 3, "hedges": 1, "hedges_credited": 0, "wrong_credited": 0,
+                                     "correct": 2, "correct_credited": 2, "none_located": 0})
+    line = agreement_line("scripted/x:y")
+    assert "3/4 (75.0%)" in line and "hedges credited 0/1" in line
+    assert "not measured" in agreement_line("scripted/other:judge")
