@@ -94,9 +94,9 @@ class Judge:
         said = _text((await self.model.ainvoke(asked)).content).strip()
         shown = said[:300]
         if m := _VERDICT.match(said):
-            word = m.group(1).lower()
-            return Verdict(JudgeReading(model=self.name, verdict=word, said=shown,
-                                        note=f"the judge found {'no answer' if word == 'none' else 'a hedge'}"), None)
+            hedge = m.group(1).upper() == "HEDGE"
+            return Verdict(JudgeReading(model=self.name, verdict="hedge" if hedge else "none", said=shown,
+                                        note=f"the judge found {'a hedge' if hedge else 'no answer'}"), None)
         parsed = task.parse(said, sample)
         if parsed.status != "answered":
             return Verdict(JudgeReading(model=self.name, verdict="unread", said=shown,

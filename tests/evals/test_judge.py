@@ -26,9 +26,10 @@ which under pytest may be another module object than the one running the test)."
 
 def calls() -> list[str]:
     return importlib.import_module("tests.evals.test_judge").CALLS  # type: ignore[no-any-return]
-ANSWER_FIRST = ("The distance between the two points is about 13,670 km.\n\nWorking: with the haversine formula, "
-                "a = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2) ≈ 0.7734, c = 2·atan2(√a, √(1−a)) ≈ 2.1458, and "
-                "d = 6371 km × 2.1458.")
+BOLD_MID = ("I used the haversine formula with R = 6371 km and got **13,670 km** between them.\n\nThe points lie on "
+            "different continents, one in New Jersey and one in Tamil Nadu.")
+"""The answer in bold inside a sentence that gives its method, then a remark: no label, box or committed
+sentence, so the rules leave it unlocated."""
 
 
 def _distance_sample() -> Sample:
@@ -57,13 +58,13 @@ def _locate(judge: str, reply: str):  # type: ignore[no-untyped-def]
     return verdict, task, sample
 
 
-def test_the_rules_leave_the_answer_first_reply_unlocated() -> None:
+def test_the_rules_leave_the_bold_mid_sentence_reply_unlocated() -> None:
     task, sample = get_task("gpsbench.distance"), _distance_sample()
-    assert task.parse(ANSWER_FIRST, sample).status == "unlocated"
+    assert task.parse(BOLD_MID, sample).status == "unlocated"
 
 
 def test_a_judge_that_locates_the_answer_is_read_and_scored_by_the_task() -> None:
-    verdict, task, sample = _locate("right", ANSWER_FIRST)
+    verdict, task, sample = _locate("right", BOLD_MID)
     assert verdict.reading.verdict == "answer" and verdict.parsed is not None
     assert verdict.parsed.value == pytest.approx(13670.0)
     assert task.score(verdict.parsed, sample).correct
@@ -71,20 +72,21 @@ def test_a_judge_that_locates_the_answer_is_read_and_scored_by_the_task() -> Non
 
 @pytest.mark.parametrize(("judge", "verdict"), [("none", "none"), ("hedge", "hedge"), ("two", "unread")])
 def test_none_hedge_and_a_hedging_judge_reply_locate_nothing(judge: str, verdict: str) -> None:
-    got, _, _ = _locate(judge, ANSWER_FIRST)
+    got, _, _ = _locate(judge, BOLD_MID)
     assert got.reading.verdict == verdict and got.parsed is None
 
 
 def test_a_judge_never_credits_a_reply_that_leaves_its_answer_open() -> None:
-    reply = "Roughly 13,670 km between them.\n\nI'm torn between that and a smaller figure, low confidence overall."
+    reply = ("I'm torn between 13,670 km and a smaller figure.\n\nThe points lie on different continents, one in "
+             "New Jersey and one in Tamil Nadu.")
     task, sample = get_task("gpsbench.distance"), _distance_sample()
-    assert task.parse(reply, sample).status in ("unlocated", "hedged")
+    assert task.parse(reply, sample).status == "unlocated"  # the rules locate nothing: the judge is asked
     got, _, _ = _locate("right", reply)  # the judge picks one answer of a hedge: refused
     assert got.reading.verdict == "hedge" and got.parsed is None
 
 
 def _unlocated(messages: object, tools: list[str]) -> str:
-    return ANSWER_FIRST.replace("13,670", "111.2")
+    return BOLD_MID.replace("13,670", "111.2")
 
 
 def _committed(messages: object, tools: list[str]) -> str:
@@ -147,3 +149,20 @@ def test_the_agreement_line_is_stored_per_judge_and_says_when_unmeasured(tmp_pat
     line = agreement_line("scripted/x:y")
     assert "3/4 (75.0%)" in line and "hedges credited 0/1" in line
     assert "not measured" in agreement_line("scripted/other:judge")
+
+
+def test_the_run_prints_the_judges_agreement_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from evals.compare import main
+
+    monkeypatch.setenv("GEOGAP_CACHE_DIR", str(tmp_path / "cache"))
+    judge = "scripted/tests.evals.test_judge:none"
+    store_agreement(judge, {"n": 3, "agree": 3, "hedges": 0, "hedges_credited": 0, "wrong_credited": 0,
+                            "correct": 0, "correct_credited": 0, "none_located": 0})
+    argv = ["--model", "scripted/tests.evals.test_judge:_committed", "--tasks", "gpsbench.distance", "--limit", "1",
+            "--conditions", "intrinsic", "--output", str(tmp_path / "run"), "--judge", judge]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert f"judge {judge}: agrees with the human label on 3/3" in err
+    assert main([*argv[:-4], "--output", str(tmp_path / "bad"), "--judge", "local/qwen2.5-0.5b"]) == 2
+    assert "--judge local/qwen2.5-0.5b" in capsys.readouterr().err
