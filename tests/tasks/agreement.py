@@ -4,7 +4,7 @@ Three labelled sets: the embedded models' real replies (:mod:`tests.tasks.real_r
 ``real_replies.jsonl``), replies written by hand as model families write them in both conditions
 (``styled_replies.jsonl``: GPT markdown, Claude prose with the answer first, Gemini headings, Qwen/DeepSeek
 ``<think>`` blocks, the tools condition's JSON echoes and tool-result restatements) and the seeded written corpus
-(:mod:`tests.tasks.answer_corpus`, no condition: its replies are answers alone). Every label was given by a human
+(:mod:`tests.tasks.answer_corpus`, condition ``corpus``: its replies answer no run's condition). Every label was given by a human
 grader reading the reply against its gold before the reader ran, and falls in one of four classes: *correct*
 (answered, credited), *wrong* (answered, no credit), *hedge* and *no answer* (refused, cut, unparsed, unlocated,
 truncated, blocked).
@@ -52,7 +52,7 @@ class Labelled:
     set: str
     key: str
     task: str
-    condition: str  # intrinsic, tools (any tools[...] condition) or "answer" (the corpus: answers alone)
+    condition: str  # intrinsic, tools (any tools[...] condition) or "corpus" (the written corpus: no condition)
     model_family: str
     label: str  # one of CLASSES
     text: str
@@ -100,7 +100,7 @@ def corpus_items(every: int = 1) -> list[Labelled]:
     for r in answer_corpus.build()[::every]:
         by_id = samples.setdefault(r.task, {s.id: s for s in task_samples(r.task)})
         status, credited = r.expected
-        out.append(Labelled("corpus", f"{r.task}/{r.sample_id}/{r.family}/{r.form}", r.task, "answer", r.family,
+        out.append(Labelled("corpus", f"{r.task}/{r.sample_id}/{r.family}/{r.form}", r.task, "corpus", r.family,
                             label_class(status, credited), r.text, by_id[r.sample_id]))
     return out
 
@@ -173,11 +173,11 @@ def _cell(f: Figures, label: str) -> str:
 
 def report(reads: Sequence[Read], *, failures: int = 0) -> str:
     """The agreement table, then up to ``failures`` replies whose credit disagrees with their label."""
-    head = (f"{'group':34} {'n':>6} {'correct credited':>17} {'hedges credited':>17} {'wrong credited':>17} "
+    head = (f"{'group':40} {'n':>6} {'correct credited':>17} {'hedges credited':>17} {'wrong credited':>17} "
             f"{'unlocated':>15}")
     lines = [head]
     for name, f in groups(reads):
-        lines.append(f"{name:34} {f.total:6d} {_cell(f, 'correct'):>17} {_cell(f, 'hedge'):>17} "
+        lines.append(f"{name:40} {f.total:6d} {_cell(f, 'correct'):>17} {_cell(f, 'hedge'):>17} "
                      f"{_cell(f, 'wrong'):>17} {f.unlocated / f.total:9.1%} {f.unlocated:5d}")
     bad = [r for r in reads if r.credited != (r.item.label == "correct")]
     for r in bad[:failures]:
