@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from langchain_core.messages import AIMessage
 
 from evals import api
 from evals.judge import Judge, agreement_line, store_agreement
@@ -117,12 +118,26 @@ def test_without_a_judge_the_same_replies_stay_unlocated(tmp_path: Path) -> None
                for r in _results(out.run_dir))
 
 
-def test_the_judge_is_never_called_where_the_rules_committed(tmp_path: Path) -> None:
+def _hedged(messages: object, tools: list[str]) -> str:
+    return "The distance is about 100 km.\nFINAL ANSWER: 100 km or 200 km"
+
+
+def _refused(messages: object, tools: list[str]) -> str:
+    return "I cannot determine the distance without a calculator."
+
+
+def _cut(messages: object, tools: list[str]) -> AIMessage:
+    return AIMessage(BOLD_MID, response_metadata={"finish_reason": "length"})
+
+
+@pytest.mark.parametrize(("policy", "status"), [("_committed", "answered"), ("_hedged", "hedged"),
+                                                ("_refused", "refused"), ("_cut", "truncated")])
+def test_the_judge_is_never_called_where_the_rules_committed(tmp_path: Path, policy: str, status: str) -> None:
     calls().clear()
-    out = api.run("scripted/tests.evals.test_judge:_committed", tasks="gpsbench.distance", limit=2,
-                  conditions="intrinsic", output=str(tmp_path / "run"), judge="scripted/tests.evals.test_judge:none")
+    out = api.run(f"scripted/tests.evals.test_judge:{policy}", tasks="gpsbench.distance", limit=2,
+                  conditions="intrinsic", output=str(tmp_path / "run"), judge="scripted/tests.evals.test_judge:right")
     assert calls() == []
-    assert all(r["judge"] is None and r["parsed"]["status"] == "answered"  # type: ignore[index]
+    assert all(r["judge"] is None and r["parsed"]["status"] == status  # type: ignore[index]
                for r in _results(out.run_dir))
 
 
