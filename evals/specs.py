@@ -238,6 +238,8 @@ def check_judge(name: str) -> None:
     if provider.base_url_hint is not None:
         raise UsageError(f"--judge {name}: a judge is reached through its provider's API; {judge.provider}/ "
                          "models need a server of their own")
+    if missing := provider.missing_key(None, None):
+        raise UsageError(f"--judge {name}: {missing}")
 
 
 def task_versions(tasks: list[str]) -> dict[str, str]:

@@ -124,10 +124,13 @@ def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: s
 _NEGATED = re.compile(r"\W*(?:it(?:'s| is) )?not\b\s*", re.IGNORECASE)
 UNCOMMITTED = re.compile(
     r"\b(?:plus or minus|give or take|not (?:sure|certain) (?:of|about|whether|if|which)|unsure (?:of|about|whether|"
-    r"if|which)|torn between|low confidence|could (?:easily|just as well|also|equally) be|somewhere between)\b",
+    r"if|which)|torn between|low confidence|could (?:easily|just as well|also|equally) be|somewhere between|"
+    r"(?:not|\w+n't|never) (?:be )?(?:out of the question|ruled out|excluded|impossible|unlikely|implausible)|"
+    r"(?:cannot|can't|can not|couldn't) (?:be )?(?:ruled out|excluded|dismissed))\b",
     re.IGNORECASE)
 """Words that leave the answer open ("3:42 PM, plus or minus an hour", "give or take", "N or S, I'm not sure of
-the hemisphere", "low confidence, could easily be D"): an answer with them is a hedge, whatever its value."""
+the hemisphere", "low confidence, could easily be D") and a rejection negated, which keeps the alternative open
+("C is not out of the question", "D can't be ruled out"): an answer with them is a hedge, whatever its value."""
 _HEDGE_PHRASE = re.compile(
     r"\b(?:are|is) (?:both|equally|also) (?:plausible|possible|likely|correct)\b|\b(?:all|any) of (?:the above|them|these)\b|"
     + UNCOMMITTED.pattern, re.IGNORECASE)

@@ -256,8 +256,8 @@ def states(line: str) -> bool:
 
 def first_statement(text: str) -> Answer | None:
     """The answer of a reply written answer first, working after: its first line when that line is a sentence
-    stating the answer (:func:`states`; a bare value followed by more text is not "only the answer") and more
-    lines follow; None otherwise. Read only where the reply has no answer label, box or committing cue and its
+    stating the answer (:func:`states`, more than :data:`ONLY_ANSWER_WORDS` words: a bare value, ``x = 1, y = 2``
+    included, followed by more text is not "only the answer") and more lines follow; None otherwise. Read only where the reply has no answer label, box or committing cue and its
     last line commits to nothing (:func:`located`); what follows is then checked for a second answer like any
     text after a committed answer (``Answer.end``)."""
     body = text.lstrip()

@@ -149,8 +149,11 @@ def test_the_judge_is_part_of_the_run_identity(tmp_path: Path) -> None:
     assert "judge" in a.spec.differences(b.spec)
 
 
-def test_a_judge_needing_its_own_server_or_an_unknown_provider_is_one_usage_line() -> None:
-    for bad in ("local/qwen2.5-0.5b", "nosuch/model", "scripted/tests.evals.test_judge:missing"):
+def test_a_judge_needing_its_own_server_a_key_or_an_unknown_provider_is_one_usage_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    for bad in ("local/qwen2.5-0.5b", "nosuch/model", "scripted/tests.evals.test_judge:missing",
+                "openai/gpt-4o-mini"):
         with pytest.raises(UsageError, match="--judge"):
             check_judge(bad)
 

@@ -55,3 +55,7 @@ def test_an_alternative_offered_after_the_first_line_is_a_hedge() -> None:
 ])
 def test_a_first_line_that_does_not_state_an_answer_commits_to_nothing(first: str) -> None:
     assert _read(*DISTANCE, first + WORKING) == ("unlocated", False)
+
+
+def test_a_short_first_line_is_a_bare_value_even_with_an_equals_sign() -> None:
+    assert _read(*DISTANCE, "Distance ≈ 13,671 km." + WORKING) == ("unlocated", False)
