@@ -65,7 +65,10 @@ class ConditionSummary(BaseModel):
     parse_failure_rate: float = 0.0
     statuses: dict[str, int] = Field(default_factory=dict,
                                      description="Answer statuses of the n samples (tasks.records.ANSWER_STATUSES)")
-    status_shares: dict[str, float] = Field(default_factory=dict, description="statuses / n")
+    status_shares: dict[str, float] = Field(default_factory=dict, description="statuses / n; with --judge also "
+                                            "'judged', the answered ones whose answer the judge located")
+    judged: int = Field(default=0, description="Answered samples whose answer --judge located (the rules left them "
+                        "unlocated); counted in 'answered'")
     errors: int = Field(description="Samples whose model call failed (provider error after retries, timeout, ...): "
                         "not in n, accuracy or the gap")
     complete: bool = Field(default=True, description="No sample ended in error")
@@ -296,6 +299,10 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
     statuses = Counter(answer_status(r) for r in rs)
     counts: dict[str, int] = {s: statuses.get(s, 0) for s in ANSWER_STATUSES}
     parse_failures = n - counts["answered"]
+    judged = sum(1 for r in rs if r.judge is not None and r.judge.verdict == "answer")
+    shares = {s: c / n if n else 0.0 for s, c in counts.items()}
+    if any(r.judge is not None for r in rs):
+        shares["judged"] = judged / n
     outs = [r.output_tokens for r in rs]
     calls = [tool_calls_of(r) for r in rs]
     tool_calls = sum(c for c, _ in calls)
@@ -308,7 +315,7 @@ def summarise(results: Sequence[SampleResult]) -> ConditionSummary:
         ci=wilson(sum(accuracies.values()), len(accuracies)),
         mean_score=sum(scores.values()) / len(scores) if scores else 0.0,
         parse_failures=parse_failures, parse_failure_rate=parse_failures / n if n else 0.0,
-        statuses=counts, status_shares={s: c / n if n else 0.0 for s, c in counts.items()},
+        statuses=counts, status_shares=shares, judged=judged,
         output_tokens_per_sample={"mean": statistics.fmean(outs), "median": statistics.median(outs)} if outs else None,
         truncated_share=counts["truncated"] / n if n else None,
         errors=n_errors, complete=n_errors == 0, not_applicable=na,

@@ -96,6 +96,10 @@ class RunSettings(BaseModel):
     thinking_budget: int | None = option(None, "thinking tokens: Gemini 2.5's thinking_budget, Claude's extended "
                                          "thinking budget_tokens (>= 1024; not with tools-required)",
                                          role="identity", metavar="TOKENS")
+    judge: str | None = option(None, "provider/name of a model that locates the committed answer of replies the "
+                               "rules leave unlocated (never where they committed); its agreement with the labelled "
+                               "sets is printed with the run (docs/scoring.md \"The judge\"); default: no judge",
+                               role="identity", metavar="provider/name")
     max_steps: int = option(_LIMITS.max_steps, "model calls per sample in the tools condition", role="identity")
     max_tool_calls: int = option(_LIMITS.max_tool_calls, "tool calls per sample", role="identity")
     max_sample_tokens: int | None = option(None, "input+output tokens per sample (default: no cap)",

@@ -47,6 +47,19 @@ class RunSpec(RunSettings):
 Status = Literal["ok", "error", "not_applicable"]
 
 
+class JudgeReading(BaseModel):
+    """What ``--judge`` made of a reply the rules left unlocated (evals/judge.py)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    model: str = Field(description="The judge, provider/name")
+    verdict: Literal["answer", "none", "hedge", "unread"] = Field(
+        description="answer: it located the answer (scored by the task); none: no answer; hedge: the reply leaves "
+                    "its answer open; unread: the task's parser could not read the judge's reply")
+    said: str = Field(description="The judge's reply (first 300 characters)")
+    note: str = ""
+
+
 FUNNEL_STEPS = ("called_tool", "right_tool", "right_args", "tool_returned_gold", "answer_matches_tool", "credited")
 """The tool-use funnel's steps, in order (evals/funnel.py)."""
 
@@ -93,5 +106,7 @@ class SampleResult(BaseModel):
     error: str | None = None
     attempts: int = Field(default=1, description="Times this sample was tried across runs and resumptions")
     meta: dict[str, Any] = Field(default_factory=dict)
+    judge: JudgeReading | None = Field(default=None, description="The judge's reading where --judge read this "
+                                       "reply (only replies the rules left unlocated); verdict 'answer': judged")
     funnel: FunnelStep | None = Field(default=None, description="Tools samples of tasks that declare their gold "
                                       "call: the tool-use funnel (evals/funnel.py)")

@@ -28,6 +28,7 @@ from agents.tool_agent import AgentLimits
 from agents.trace import AgentResult, ModelCallEvent, TraceEvent, TraceUsage
 from evals import funnel
 from evals.conditions import AnswerContext, Condition, NotApplicable
+from evals.judge import Judge, judged_parse
 from evals.pricing import PriceTable
 from evals.records import RunSpec, SampleResult
 from evals.store import RunStore
@@ -184,6 +185,16 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
     except Exception as exc:  # noqa: BLE001 - a parser bug is a parse failure, recorded with its reason
         parsed = Parsed.failure(res.final_text, f"parser crashed: {type(exc).__name__}: {exc}")
     parsed = ended_status(res.trace, parsed) or parsed
+    reading = None
+    if parsed.status == "unlocated" and spec.judge:  # only where the rules located nothing (evals/judge.py)
+        try:
+            verdict = await Judge.named(spec.judge).locate(asked, scorer, res.final_text)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a failed judge call fails the sample: resume redoes it
+            return _failed(run_id, spec, sample, cond, epoch, f"judge {spec.judge}: {describe(exc)}", res.trace,
+                           prices, attempts, loop.time() - t0)
+        reading, parsed = verdict.reading, judged_parse(verdict, parsed)
     if parsed.status != "answered":  # the policy holds whatever a task's scorer does: no answer, no credit
         score = Score.unanswered(parsed)
     else:
@@ -198,7 +209,7 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
     return SampleResult(
         run_id=run_id, sample_id=sample.id, task=sample.task, condition=cond.name, epoch=epoch, model=spec.model,
         final_text=res.final_text, parsed=parsed, score=score, trace=res.trace, latency_s=res.latency_s,
-        stop_reason=res.stop_reason, meta=meta, attempts=attempts,
+        stop_reason=res.stop_reason, meta=meta, attempts=attempts, judge=reading,
         funnel=funnel.of_sample(res.trace, scorer, asked, parsed, score) if _offered_tools(res.trace) else None,
         **_accounting(res.trace, spec, prices),
     )

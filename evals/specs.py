@@ -14,6 +14,7 @@ from agents.protocol import Asked, GenerationProtocol, ProtocolError
 from agents.providers import PROVIDERS
 from agents.secrets import MASK
 from evals.conditions import UnknownConditionError, get_condition, split_conditions
+from evals.judge import agreement_line
 from evals.mcp import register_stored, spec_entries
 from evals.options import RunConfig, RunSettings, UsageError, flags_of, names_with
 from evals.pricing import PriceTable
@@ -165,6 +166,8 @@ def serve_args(values: list[str] | None, model: str, base_url: str | None = None
 def start_lines(spec: RunSpec, prices: PriceTable) -> list[str]:
     """Lines printed when a run starts: its generation protocol and a warning when its model has no price."""
     lines = generation_lines(spec)
+    if spec.judge:
+        lines.append(agreement_line(spec.judge))
     if spec.model.split("/")[0] in ("openai", "anthropic", "google") and any(
             p.card is None for p in spec.generation.values()):
         lines.append(f"warning: {spec.model} is not in geogap's model table (python -m evals.compare --list): it gets "
@@ -207,6 +210,8 @@ def make_spec(cfg: RunConfig) -> RunSpec:
         provider.check(model.name, cfg.base_url)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if cfg.judge:
+        check_judge(cfg.judge)
     for flag, value in (("--local-slots", cfg.local_slots), ("--local-threads", cfg.local_threads)):
         if value and model.provider != "local":
             raise UsageError(f"{flag} applies to local/ models only")
@@ -220,6 +225,21 @@ def make_spec(cfg: RunConfig) -> RunSpec:
         cache=cfg.cache if cfg.cache is not None else all(p.temperature == 0 for p in generation.values()),
         dataset=check_dataset(cfg, list(limits)), versions=versions(), git_revision=git_revision(),
         task_versions=task_versions(list(limits)))
+
+
+def check_judge(name: str) -> None:
+    """A ``--judge`` its provider can run without a server of its own; UsageError (one line) otherwise."""
+    try:
+        judge = parse_model(name)
+        provider = PROVIDERS.get(judge.provider)
+        provider.check(judge.name, None)
+    except ValueError as exc:
+        raise UsageError(f"--judge {name}: {exc}") from None
+    if provider.base_url_hint is not None:
+        raise UsageError(f"--judge {name}: a judge is reached through its provider's API; {judge.provider}/ "
+                         "models need a server of their own")
+    if missing := provider.missing_key(None, None):
+        raise UsageError(f"--judge {name}: {missing}")
 
 
 def task_versions(tasks: list[str]) -> dict[str, str]:

@@ -7,6 +7,7 @@ from agents.scripted import ScriptedChatModel
 from agents.trace import ToolCallEvent
 from evals.analysis import ConditionSummary
 from evals.batch import BatchChatModel, BatchRecord
+from evals.judge import store_agreement
 from geocore import sphere, terrain
 from geocore.networks import Window
 from geocore.polygons import PlanarRegion
@@ -83,3 +84,6 @@ _engine_params = engine_params
 _engine_params.n_parallel, _engine_params.n_ctx, _engine_params.kv_unified, _engine_params.fit_params
 _engine_params.cache_prompt, _engine_params.n_threads, _engine_params.hostnames, _engine_params.endpoint_props
 _engine_params.ui, _engine_params.protocol_version
+
+# The agreement command (python -m tests.tasks.agreement --judge, outside vulture's paths) stores what runs print.
+store_agreement

@@ -13,6 +13,7 @@ from tasks.answers.text import (
     Answer,
     final_answer_segments,
     find_answer,
+    first_statement,
     fold,
     is_non_answer,
     is_placeholder_echo,
@@ -75,6 +76,10 @@ def extract(text: str, find: Callable[[str], Parsed[T]], *, prompt: str | None =
         return Parsed.failure(raw, "empty reply")
     parsed = _read(text, answer, find, prompt, later or find)
     if parsed.status in ("answered", "unparsed") and not located(text, answer):
+        first = first_statement(text) if answer.source == "last_line" else None
+        lead = _read(text, first, find, prompt, later or find) if first is not None else None
+        if lead is not None and lead.status == "answered":  # the answer first, the working after
+            return lead.model_copy(update={"raw": raw})
         return Parsed.unlocated(raw, "no answer label, box or committed sentence; the last line "
                                 f"{answer.text[:60]!r} is not a commitment")
     return parsed.model_copy(update={"raw": raw})
@@ -84,7 +89,8 @@ def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: s
           later: Callable[[str], Parsed[T]]) -> Parsed[T]:
     """:func:`extract` on a prepared reply whose committed answer was found."""
     where = {"final": "FINAL ANSWER line", "completion": "completion", "commit": "committed answer (no FINAL ANSWER "
-             "line)", "last_line": "last line (no FINAL ANSWER line)"}[answer.source]
+             "line)", "last_line": "last line (no FINAL ANSWER line)",
+             "first_line": "first line, the working after it (no FINAL ANSWER line)"}[answer.source]
     if prompt is not None and is_placeholder_echo(answer.text, prompt):
         return Parsed.failure(text, f"the {where} repeats the prompt's placeholder: {answer.text[:60]!r}")
     if _HEDGE_PHRASE.search(answer.text) or (answer.end >= 0 and UNCOMMITTED.search(next_line(text, answer.end))):
@@ -118,10 +124,13 @@ def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: s
 _NEGATED = re.compile(r"\W*(?:it(?:'s| is) )?not\b\s*", re.IGNORECASE)
 UNCOMMITTED = re.compile(
     r"\b(?:plus or minus|give or take|not (?:sure|certain) (?:of|about|whether|if|which)|unsure (?:of|about|whether|"
-    r"if|which)|torn between|low confidence|could (?:easily|just as well|also|equally) be|somewhere between)\b",
+    r"if|which)|torn between|low confidence|could (?:easily|just as well|also|equally) be|somewhere between|"
+    r"(?:not|\w+n't|never) (?:be )?(?:out of the question|ruled out|excluded|impossible|unlikely|implausible)|"
+    r"(?:cannot|can't|can not|couldn't) (?:be )?(?:ruled out|excluded|dismissed))\b",
     re.IGNORECASE)
 """Words that leave the answer open ("3:42 PM, plus or minus an hour", "give or take", "N or S, I'm not sure of
-the hemisphere", "low confidence, could easily be D"): an answer with them is a hedge, whatever its value."""
+the hemisphere", "low confidence, could easily be D") and a rejection negated, which keeps the alternative open
+("C is not out of the question", "D can't be ruled out"): an answer with them is a hedge, whatever its value."""
 _HEDGE_PHRASE = re.compile(
     r"\b(?:are|is) (?:both|equally|also) (?:plausible|possible|likely|correct)\b|\b(?:all|any) of (?:the above|them|these)\b|"
     + UNCOMMITTED.pattern, re.IGNORECASE)

@@ -187,7 +187,7 @@ class Answer:
     """The text a reply commits to as its answer, and where it was found."""
 
     text: str
-    source: Literal["final", "completion", "commit", "last_line"]
+    source: Literal["final", "completion", "commit", "last_line", "first_line"]
     end: int = -1
     """Where the answer ends in the reply (what follows may offer a second answer); -1 when not known."""
 
@@ -244,9 +244,28 @@ def located(text: str, answer: Answer) -> bool:
     lines = [ln for ln in text.strip().split("\n") if ln.strip(" \t*_`#>-")]
     if answer.text.rstrip().endswith("?") and len(lines) > 1:  # a question commits to nothing
         return False
-    if len(lines) <= 1 or len(answer.text.split()) <= ONLY_ANSWER_WORDS:
-        return True
-    return bool(_STATES.search(answer.text) or _COMMIT.match(answer.text)) and not _REJECTS.search(answer.text)
+    return len(lines) <= 1 or len(answer.text.split()) <= ONLY_ANSWER_WORDS or states(answer.text)
+
+
+def states(line: str) -> bool:
+    """Whether a line is a sentence stating a value ("The distance is 2,424 km.") without rejecting, assuming or
+    asking."""
+    return (not line.rstrip().endswith("?") and bool(_STATES.search(line) or _COMMIT.match(line))
+            and not _REJECTS.search(line))
+
+
+def first_statement(text: str) -> Answer | None:
+    """The answer of a reply written answer first, working after: its first line when that line is a sentence
+    stating the answer (:func:`states`, more than :data:`ONLY_ANSWER_WORDS` words: a bare value, ``x = 1, y = 2``
+    included, followed by more text is not "only the answer") and more lines follow; None otherwise. Read only where the reply has no answer label, box or committing cue and its
+    last line commits to nothing (:func:`located`); what follows is then checked for a second answer like any
+    text after a committed answer (``Answer.end``)."""
+    body = text.lstrip()
+    first, sep, _ = body.partition("\n")
+    line = _tidy(first[:SEGMENT_CAP])
+    if not sep or len(line.split()) <= ONLY_ANSWER_WORDS or not states(line):
+        return None
+    return Answer(line, "first_line", len(text) - len(body) + len(first))
 
 
 def commit_block(text: str) -> str:
