@@ -116,7 +116,7 @@ class RunSettings(BaseModel):
                                       "when busy: retried with backoff; call timeout 900 s unless --call-timeout is "
                                       "given; docs/cost.md)", role="operational", metavar="TIER")
     batch: bool | None = option(None, "answer single-call conditions (intrinsic, note-only) through the provider's batch "
-                                "API at batch prices (openai/ chat completions, anthropic/; docs/cost.md); --resume collects "
+                                "API at batch prices (openai/ chat completions, anthropic/, google/; docs/cost.md); --resume collects "
                                 "finished batches", role="operational")
 
 
