@@ -258,8 +258,10 @@ class GeminiWire:
     def payload(inner: Any, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any) -> dict[str, Any]:
         """The ``contents`` and ``config`` langchain-google-genai would send to ``generateContent``, as JSON."""
         req = inner._prepare_request(messages, stop=stop, **kwargs)
-        return {"contents": [c.model_dump(mode="json", exclude_none=True) for c in req["contents"]],
-                "config": req["config"].model_dump(mode="json", exclude_none=True) if req.get("config") else None}
+        config = req["config"].model_dump(mode="json", exclude_none=True) if req.get("config") else None
+        if config:
+            config.pop("service_tier", None)  # a batch is its own tier
+        return {"contents": [c.model_dump(mode="json", exclude_none=True) for c in req["contents"]], "config": config}
 
     @staticmethod
     def reply(inner: Any, body: dict[str, Any]) -> ChatResult:

@@ -82,7 +82,7 @@ class SpecEndpointFactory:
         return Endpoint(model, caller, provider.forced_tool_choice if protocol.forced_tool_choice_ok else None)
 
     def _tier(self) -> dict[str, Any]:
-        """``--service-tier``, sent by the provider's chat model (ChatOpenAI's ``service_tier``)."""
+        """``--service-tier``, sent by the provider's chat model (ChatOpenAI's ``service_tier``, Gemini: agents.gemini_tier)."""
         return {"service_tier": self.spec.service_tier} if self.spec.service_tier else {}
 
     def __call__(self, epoch: int) -> Endpoint:
