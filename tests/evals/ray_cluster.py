@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import shutil
 import signal
 import socket
@@ -27,15 +28,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _node_ports() -> list[str]:
+def _node_ports(workers_from: int) -> list[str]:
     """Every port a node opens, chosen free (the defaults, e.g. the dashboard agent's 52365, collide across
-    clusters); worker ports: 40 from a free one."""
-    base = free_port()
-    base = min(base, 65000)
+    clusters); its workers' 40 ports from ``workers_from``, below the range the OS picks free ports from."""
     return ["--node-manager-port", str(free_port()), "--object-manager-port", str(free_port()),
             "--metrics-export-port", str(free_port()), "--dashboard-agent-listen-port", str(free_port()),
             "--dashboard-agent-grpc-port", str(free_port()), "--runtime-env-agent-port", str(free_port()),
-            "--min-worker-port", str(base), "--max-worker-port", str(base + 40)]
+            "--min-worker-port", str(workers_from), "--max-worker-port", str(workers_from + 40)]
 
 
 class LocalCluster:
@@ -48,6 +47,7 @@ class LocalCluster:
         self.workers = workers
         self.env = {**os.environ, **(env or {}), "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
         self.procs: list[subprocess.Popen[bytes]] = []
+        self.worker_ports = random.randrange(20_000, 32_000 - 50 * (workers + 1))  # Ray's default: 10002-19999
         # Ray turns 127.0.0.1 into this machine's own address (ray._private.services.resolve_ip_for_localhost):
         # the nodes still all run here
         from ray._private.services import resolve_ip_for_localhost
@@ -58,7 +58,7 @@ class LocalCluster:
         log = open(self.root / f"{name}.log", "wb")  # noqa: SIM115 (kept open for the process's life)
         self.procs.append(subprocess.Popen(
             [RAY, "start", "--block", "--num-cpus", "1", "--node-ip-address", "127.0.0.1", "--disable-usage-stats",
-             "--temp-dir", str(self.root / name), *_node_ports(), *args],
+             "--temp-dir", str(self.root / name), *_node_ports(self.worker_ports + 50 * len(self.procs)), *args],
             env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
 
     def __enter__(self) -> Self:
@@ -71,6 +71,7 @@ class LocalCluster:
             self._wait(1 + self.workers)
         except BaseException:
             self.stop()
+            shutil.rmtree(self.root, ignore_errors=True)
             raise
         return self
 
