@@ -36,7 +36,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from langchain_core.messages import AIMessage, BaseMessage, messages_from_dict, messages_to_dict
 from langchain_core.tools import BaseTool
@@ -91,6 +91,15 @@ def cache_key(model: Mapping[str, Any], messages: Sequence[BaseMessage], tools: 
     doc = {"format": KEY_FORMAT, "model": dict(model), "messages": [to_dict(m) for m in messages],
            "tools": tool_schemas(tools)}
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class CallStore(Protocol):
+    """What a model caller reads and writes: a :class:`CallCache`, or a proxy of one on another machine (the Ray
+    executor's shared cache, :mod:`evals.ray_executor`)."""
+
+    def get(self, key: str, max_age_s: float | None = None) -> AIMessage | None: ...
+
+    def put(self, key: str, model: str, reply: AIMessage) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.call_cache import CallCache, cache_key
+from agents.call_cache import CallStore, cache_key
 from agents.finish import finish_of
 from agents.http_pool import ReplyTooLarge
 from agents.messages import text_of, to_dict, usage
@@ -250,7 +250,7 @@ class ModelCaller:
     are not used.
     """
 
-    def __init__(self, retry: RetryPolicy | None = None, cache: CallCache | None = None,
+    def __init__(self, retry: RetryPolicy | None = None, cache: CallStore | None = None,
                  identity: Mapping[str, Any] | None = None, sleep: Sleep | None = None,
                  rng: random.Random | None = None, cache_max_age_s: float | None = None) -> None:
         self.retry = retry or RetryPolicy()

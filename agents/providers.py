@@ -290,6 +290,8 @@ class Google(Provider):
     def chat_model(self, name: str, settings: GenerationSettings, client: ClientOptions,
                    **extra: Any) -> BaseChatModel:
         chat = _langchain_class("langchain_google_genai", "ChatGoogleGenerativeAI", self.name)
+        if extra.get("service_tier"):  # --service-tier flex: a subclass that sends it (agents.gemini_tier)
+            chat = _langchain_class("agents.gemini_tier", "GeminiWithTier", self.name)
         # base_url: google-genai's HttpOptions.base_url (requests go to <base>/v1beta/models/<name>:generateContent)
         kw: dict[str, Any] = {"base_url": client.base_url} if client.base_url else {}
         if settings.thinking_budget is not None:

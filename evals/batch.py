@@ -80,7 +80,7 @@ class BatchChatModel(BaseChatModel):
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
         if self.custom_id in self.replies:
             return self.wire.reply(self.inner, self.replies[self.custom_id])
-        body = self.inner._get_request_payload(messages, stop=stop, **kwargs)  # type: ignore[attr-defined]
+        body = self.wire.payload(self.inner, messages, stop, **kwargs)
         body.pop("service_tier", None)  # a batch is its own tier
         body.pop("stream", None)
         self.requests[self.custom_id] = body
@@ -143,6 +143,11 @@ class OpenAIWire:
         self.client = model.root_async_client
 
     @staticmethod
+    def payload(inner: Any, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any) -> dict[str, Any]:
+        """The body the provider's LangChain model would POST for ``messages``."""
+        return inner._get_request_payload(messages, stop=stop, **kwargs)  # type: ignore[no-any-return]
+
+    @staticmethod
     def reply(inner: Any, body: dict[str, Any]) -> ChatResult:
         return inner._create_chat_result(body)  # type: ignore[no-any-return]
 
@@ -190,6 +195,8 @@ class AnthropicWire:
         # event loop that uses it, and the synchronous conditions run on another loop after this one
         self.client = anthropic.AsyncAnthropic(**model._client_params)
 
+    payload = staticmethod(OpenAIWire.payload)
+
     @staticmethod
     def wire_id(cid: str) -> str:
         return "g" + hashlib.sha256(cid.encode()).hexdigest()[:48]
@@ -226,7 +233,77 @@ class AnthropicWire:
         return out
 
 
-Wire = OpenAIWire | AnthropicWire
+GEMINI_STATES = {"JOB_STATE_SUCCEEDED": "completed", "JOB_STATE_FAILED": "failed", "JOB_STATE_CANCELLED": "cancelled",
+                 "JOB_STATE_EXPIRED": "expired"}
+
+
+class GeminiWire:
+    """Gemini's Batch API (https://ai.google.dev/gemini-api/docs/batch-api) through google-genai's
+    ``client.aio.batches``: inline ``GenerateContentRequest`` s (``models/{m}:batchGenerateContent``, each with
+    ``metadata.key`` = custom id, under 20 MB per batch: larger runs go as several batches, the JSONL-file input is not
+    used), ``batches.get`` polled until the job ends; inline responses come back in the order of the requests
+    (the API may leave out their metadata), each a ``GenerateContentResponse`` or an ``error`` status."""
+
+    name = "google"
+    max_requests, max_bytes = MAX_REQUESTS, 19 * 1024 * 1024
+
+    def __init__(self, model: Any) -> None:
+        from google import genai
+
+        api = model.client._api_client  # a client of its own (same key and HTTP options), on the batch's event loop
+        self.client = genai.Client(api_key=api.api_key, http_options=api._http_options).aio
+        self.model = model.model
+
+    @staticmethod
+    def payload(inner: Any, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any) -> dict[str, Any]:
+        """The ``contents`` and ``config`` langchain-google-genai would send to ``generateContent``, as JSON."""
+        req = inner._prepare_request(messages, stop=stop, **kwargs)
+        config = req["config"].model_dump(mode="json", exclude_none=True) if req.get("config") else None
+        if config:
+            config.pop("service_tier", None)  # a batch is its own tier
+        return {"contents": [c.model_dump(mode="json", exclude_none=True) for c in req["contents"]], "config": config}
+
+    @staticmethod
+    def reply(inner: Any, body: dict[str, Any]) -> ChatResult:
+        from google.genai.types import GenerateContentResponse
+        from langchain_google_genai.chat_models import _response_to_result
+
+        return _response_to_result(GenerateContentResponse.model_validate(body))
+
+    async def submit(self, run_id: str, requests: list[tuple[str, dict[str, Any]]]) -> BatchRecord:
+        from google.genai.types import InlinedRequest
+
+        src = [InlinedRequest.model_validate({**body, "metadata": {"key": cid}}) for cid, body in requests]
+        job = await self.client.batches.create(model=self.model, src=src,  # type: ignore[arg-type]
+                                               config={"display_name": f"geogap-{run_id}"})
+        return BatchRecord(id=str(job.name), input_file_id="", custom_ids=[c for c, _ in requests],
+                           status=self._status(job))
+
+    @staticmethod
+    def _status(job: Any) -> str:
+        state = getattr(job.state, "value", str(job.state))
+        return GEMINI_STATES.get(state, "in_progress")
+
+    async def status(self, record: BatchRecord) -> str:
+        return self._status(await self.client.batches.get(name=record.id))
+
+    async def results(self, record: BatchRecord) -> list[Line]:
+        job = await self.client.batches.get(name=record.id)
+        out: list[Line] = []
+        for i, r in enumerate((job.dest.inlined_responses or []) if job.dest else []):
+            key = (r.metadata or {}).get("key")
+            cid = key if key in record.custom_ids else record.custom_ids[i] if i < len(record.custom_ids) else None
+            if cid is None:
+                continue
+            if r.response is not None and r.error is None:
+                out.append((cid, r.response.model_dump(mode="json", exclude_none=True), None))
+            else:
+                err = r.error.model_dump(mode="json", exclude_none=True) if r.error else "no response"
+                out.append((cid, None, f"error: {err}"))
+        return out
+
+
+Wire = OpenAIWire | AnthropicWire | GeminiWire
 
 
 def wire_for(model: BaseChatModel) -> Wire:
@@ -235,7 +312,9 @@ def wire_for(model: BaseChatModel) -> Wire:
         return OpenAIWire(model)
     if type(model).__name__ == "ChatAnthropic" or any(c.__name__ == "ChatAnthropic" for c in type(model).__mro__):
         return AnthropicWire(model)
-    raise BatchUnsupported(f"--batch needs an OpenAI chat-completions or an Anthropic model; {type(model).__name__} "
+    if any(c.__name__ == "ChatGoogleGenerativeAI" for c in type(model).__mro__) and not model._use_vertexai:  # type: ignore[attr-defined]
+        return GeminiWire(model)
+    raise BatchUnsupported(f"--batch needs an OpenAI chat-completions, an Anthropic or a Gemini API model; {type(model).__name__} "
                            "has no batch support here (see docs/cost.md)")
 
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.call_cache import CallCache, max_age_s
+from agents.call_cache import CallCache, CallStore, max_age_s
 from agents.model_call import ModelCaller
 from agents.model_spec import create_chat_model, parse_model
 from agents.protocol import Asked, GenerationProtocol
@@ -41,19 +41,22 @@ class SpecEndpointFactory:
     """Each epoch's model (seed + epoch, LangChain retries off) and its caller (our retries, the cache).
 
     Picklable, so the Ray executor ships it to its workers: the cache is named by path and opened lazily in each
-    process that calls the factory (workers on this machine share the file; SQLite WAL allows it).
+    process that calls the factory, or is ``shared_cache`` (the Ray executor's proxy of the driver's cache) when set.
     """
 
     spec: RunSpec
     base_url: str | None
     cache_path: Path | None = None
     served: dict[str, Any] = dataclasses.field(default_factory=dict)
+    shared_cache: CallStore | None = None
     _cache: CallCache | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "_cache": None}
 
-    def cache(self) -> CallCache | None:
+    def cache(self) -> CallStore | None:
+        if self.shared_cache is not None:
+            return self.shared_cache
         if self.cache_path is not None and self._cache is None:
             self._cache = CallCache(self.cache_path)
         return self._cache
@@ -79,7 +82,7 @@ class SpecEndpointFactory:
         return Endpoint(model, caller, provider.forced_tool_choice if protocol.forced_tool_choice_ok else None)
 
     def _tier(self) -> dict[str, Any]:
-        """``--service-tier``, sent by the provider's chat model (ChatOpenAI's ``service_tier``)."""
+        """``--service-tier``, sent by the provider's chat model (ChatOpenAI's ``service_tier``, Gemini: agents.gemini_tier)."""
         return {"service_tier": self.spec.service_tier} if self.spec.service_tier else {}
 
     def __call__(self, epoch: int) -> Endpoint:

@@ -93,8 +93,6 @@ def _plan(cfg: RunConfig, forced_tool_choice: str | None, chat_object: bool, lik
     if chat_object and (error := forced_call_error(conditions, forced_tool_choice, spec.max_steps)):
         raise UsageError(error)
     vllm_args = serve_args(cfg.vllm_args, spec.model, spec.base_url)
-    if spec.mcp and cfg.executor != "local":
-        raise UsageError(f"MCP tool sets ({', '.join(spec.mcp)}) run on the local executor only")
     same = like is not None and like.spec.model_dump(include=SAMPLE_FIELDS) == spec.model_dump(include=SAMPLE_FIELDS)
     work = like.work if like is not None and same else build_work(spec)
     if spec.model.startswith(OBJECT_PREFIX) and not chat_object and any(

@@ -116,11 +116,11 @@ class RunSettings(BaseModel):
     max_attempts: int = option(_RETRIES.max_attempts, "attempts per model call on 429/5xx/timeouts", role="operational")
     retry_base_delay_s: float = option(_RETRIES.base_delay_s, "base backoff in seconds: retry n waits up to base·2^(n-1), or what "
                                        "Retry-After asks", role="operational", flags=("--retry-delay",))
-    service_tier: str | None = option(None, "openai/: 'flex' sends service_tier flex (about half price, slower, 429 "
+    service_tier: str | None = option(None, "openai/, google/: 'flex' sends service_tier flex (half price, slower, 429 "
                                       "when busy: retried with backoff; call timeout 900 s unless --call-timeout is "
                                       "given; docs/cost.md)", role="operational", metavar="TIER")
     batch: bool | None = option(None, "answer single-call conditions (intrinsic, note-only) through the provider's batch "
-                                "API at batch prices (openai/ chat completions, anthropic/; docs/cost.md); --resume collects "
+                                "API at batch prices (openai/ chat completions, anthropic/, google/; docs/cost.md); --resume collects "
                                 "finished batches", role="operational")
 
 

@@ -240,17 +240,18 @@ def build_work(spec: RunSpec) -> list[tuple[Sample, Any]]:
     return work
 
 
-FLEX_CALL_TIMEOUT_S = 900.0  # OpenAI's flex guide raises the client timeout to 15 minutes
+FLEX_CALL_TIMEOUT_S = 900.0  # OpenAI's flex guide raises the client timeout to 15 minutes (Gemini: 1-15 min target)
+FLEX_PROVIDERS = ("openai", "google")
 
 
 def check_service_tier(tier: str | None, model: str) -> None:
-    """``--service-tier``: only ``flex``, only for openai/ models; raises UsageError."""
-    if tier is not None and (tier != "flex" or parse_model(model).provider != "openai"):
-        raise UsageError(f"--service-tier {tier}: only 'flex' for openai/ models is supported")
+    """``--service-tier``: only ``flex``, only for openai/ and google/ models; raises UsageError."""
+    if tier is not None and (tier != "flex" or parse_model(model).provider not in FLEX_PROVIDERS):
+        raise UsageError(f"--service-tier {tier}: only 'flex' for openai/ and google/ models is supported")
 
 
 def service_tier(spec: RunSpec) -> RunSpec:
-    """``--service-tier``: only ``flex``, only for openai/ models; the call timeout rises to
+    """``--service-tier``: only ``flex``, only for openai/ and google/ models; the call timeout rises to
     :data:`FLEX_CALL_TIMEOUT_S` unless set higher (the synchronous calls are priced at flex prices:
     :func:`evals.run.answer`)."""
     if spec.service_tier is None:

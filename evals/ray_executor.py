@@ -14,10 +14,15 @@ the same (sample, condition, epoch) items as the local executor (:func:`evals.ru
 - **Lost workers.** An actor whose process dies is restarted by Ray and the samples it had in flight are retried
   on it (``max_restarts`` / ``max_task_retries``); a sample whose retries run out is stored as failed
   ("worker lost"), so the next resume redoes it. A sample is never stored twice: only the driver writes.
-- **Cache.** The model factory opens the model-call cache file by path in each worker, so workers on the
-  driver's machine share the driver's cache (SQLite WAL, many readers and writers on one machine). On a
-  multi-node cluster each node gets its own cache file at that path (SQLite over a network file system is not
-  safe), so a resumed run may miss entries written on another node; results are unaffected.
+- **Cache.** One model-call cache for the whole cluster: the driver's SQLite file, served by a
+  :class:`CacheActor` that Ray pins to the driver's node; every worker reads and writes it through
+  :class:`SharedCache` (one Ray call per model call). Not a file on each node (a resumed run would miss what
+  another node stored) and not SQLite on a network file system (its locking is not safe there); not a separate
+  cache server either: the actor needs no port, address or credentials beyond the cluster's own, and lives and
+  dies with the run.
+- **MCP tool sets.** Each worker starts the run's MCP servers itself (:func:`tools.mcp_client.register_servers`
+  with the driver's configuration, before its first sample) and holds one session per server, closed when the
+  run ends; a stdio server's command must exist on every node, a URL server must be reachable from every node.
 - **Model servers.** A server the run starts itself (``local/``, ``vllm/`` without ``--base-url``) listens on the
   driver's 127.0.0.1: workers on the driver's machine reach it, workers on other nodes do not; on a multi-node
   cluster pass ``--base-url`` of a server every node can reach.
@@ -30,6 +35,8 @@ local Ray instance is started for the run and stopped after it; with ``address``
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import math
 import os
 from collections.abc import Iterator
@@ -38,7 +45,9 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
 
+from agents.call_cache import CallCache
 from evals.conditions import Condition, get_condition
 from evals.pricing import PriceTable
 from evals.records import RunSpec, SampleResult
@@ -55,6 +64,7 @@ from evals.runner import (
 from evals.store import RunStore
 from tasks.base import Task
 from tasks.records import Sample
+from tools.mcp_client import MCPServer, close_sessions, register_servers, registered_servers
 
 RAY_HINT = "the ray executor needs Ray: pip install -e '.[ray]'"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -79,17 +89,57 @@ def local_runtime_env(extra_paths: tuple[str, ...] = ()) -> dict[str, Any]:
     return {"env_vars": {"PYTHONPATH": os.pathsep.join(dict.fromkeys(paths))}}
 
 
+class CacheActor:
+    """The run's model-call cache (a :class:`~agents.call_cache.CallCache` file on the driver's machine), served
+    to every node's workers."""
+
+    def __init__(self, path: str) -> None:
+        self.cache = CallCache(Path(path))
+
+    def get(self, key: str, max_age_s: float | None = None) -> AIMessage | None:
+        return self.cache.get(key, max_age_s)
+
+    def put(self, key: str, model: str, reply: AIMessage) -> None:
+        self.cache.put(key, model, reply)
+
+    def close(self) -> None:
+        self.cache.close()
+
+
+@dataclass(frozen=True)
+class SharedCache:
+    """A worker's view of the :class:`CacheActor` (a :class:`~agents.call_cache.CallStore`): each get and put is
+    one Ray call, waited for, so what one node stored is there for every node's next call."""
+
+    actor: Any
+
+    def get(self, key: str, max_age_s: float | None = None) -> AIMessage | None:
+        return import_ray().get(self.actor.get.remote(key, max_age_s))  # type: ignore[no-any-return]
+
+    def put(self, key: str, model: str, reply: AIMessage) -> None:
+        import_ray().get(self.actor.put.remote(key, model, reply))
+
+
 class SampleWorker:
-    """One worker: answers samples on its own event loop with its own endpoints, conditions and tasks."""
+    """One worker: answers samples on its own event loop with its own endpoints, conditions, tasks and MCP
+    servers."""
 
     def __init__(self, run_id: str, spec: RunSpec, model: BaseChatModel | EndpointFactory, tasks: dict[str, Task],
-                 prices: PriceTable | None) -> None:
+                 prices: PriceTable | None, mcp: tuple[MCPServer, ...] = ()) -> None:
         self.run_id, self.spec, self.model, self.tasks, self.prices = run_id, spec, model, tasks, prices
+        self.mcp, self.mcp_ready = mcp, not mcp
+        self.mcp_lock: asyncio.Lock | None = None
         self.endpoints: dict[int, Endpoint] = {}
         self.conditions: dict[str, Condition] = {}
 
     async def answer(self, sample: Sample, task: str, condition: str, epoch: int, attempts: int) -> str:
         """Answer one sample of the task named ``task``; the result as JSON (validated again on the driver)."""
+        if not self.mcp_ready:  # the run's MCP servers, started once in this process (in a thread: it waits)
+            self.mcp_lock = self.mcp_lock or asyncio.Lock()
+            async with self.mcp_lock:
+                if not self.mcp_ready:
+                    await asyncio.to_thread(register_servers, list(self.mcp))
+                    self.mcp_ready = True
         if condition not in self.conditions:
             self.conditions[condition] = get_condition(condition)
         if epoch not in self.endpoints:
@@ -97,6 +147,10 @@ class SampleWorker:
         result = await answer_sample(self.run_id, self.spec, sample, self.tasks[task], self.conditions[condition],
                                      self.endpoints[epoch], epoch, prices=self.prices, attempts=attempts)
         return result.model_dump_json()
+
+    async def close(self) -> None:
+        """Close this worker's MCP sessions (their stdio servers exit)."""
+        await close_sessions()
 
 
 @dataclass
@@ -185,7 +239,11 @@ def _drive(ray: Any, run_id: str, spec: RunSpec, store: RunStore, work: list[tup
     actor = ray.remote(num_cpus=min(1.0, cpus / n), max_restarts=max_retries, max_task_retries=max_retries,
                        max_concurrency=per_worker)(SampleWorker)
     tasks = {t.name: t for _, t in work}  # constructor arguments survive a restart of the worker
-    pool = [actor.remote(run_id, spec, model, tasks, prices) for _ in range(n)]
+    mcp = tuple(s for name, s in registered_servers().items() if name in spec.mcp)
+    cache = _shared_cache(ray, model)
+    if cache is not None:
+        model = dataclasses.replace(model, shared_cache=SharedCache(cache))  # type: ignore[type-var]
+    pool = [actor.remote(run_id, spec, model, tasks, prices, mcp) for _ in range(n)]
     lost: set[int] = set()  # workers lost for good
     done = store.completed()
     tries = store.attempts()
@@ -206,9 +264,30 @@ def _drive(ray: Any, run_id: str, spec: RunSpec, store: RunStore, work: list[tup
                         on_result(result)
                 dispatch.fill()
     finally:
-        for a in pool:
-            ray.kill(a)
+        _stop(ray, pool, cache)
     return written
+
+
+def _shared_cache(ray: Any, model: Any) -> Any:
+    """The run's :class:`CacheActor` on this (the driver's) node, when the model factory names a cache file."""
+    path = getattr(model, "cache_path", None)
+    if path is None or not dataclasses.is_dataclass(model):
+        return None
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    here = NodeAffinitySchedulingStrategy(node_id=ray.get_runtime_context().get_node_id(), soft=False)
+    return ray.remote(num_cpus=0, scheduling_strategy=here)(CacheActor).remote(str(path))
+
+
+def _stop(ray: Any, pool: list[Any], cache: Any) -> None:
+    """Close the workers' MCP sessions and the cache, then end the actors."""
+    closing = [a.close.remote() for a in pool] + ([cache.close.remote()] if cache is not None else [])
+    try:
+        ray.get(closing, timeout=60)
+    except (ray.exceptions.RayError, TimeoutError):  # a lost worker has nothing left to close
+        pass
+    for a in [*pool, *([cache] if cache is not None else [])]:
+        ray.kill(a)
 
 
 def _collect(ray: Any, ref: Any, run_id: str, spec: RunSpec, flight: _Flight,

@@ -18,6 +18,7 @@ TIERS: dict[str, str] = {
     "tests/evals/view/test_viewer_browser.py": "browser",
     "tests/evals/view/test_leaderboard_browser.py": "browser",
     "tests/evals/test_ray_executor.py": "ray",
+    "tests/evals/test_ray_cluster.py": "ray",  # a head and two worker nodes started for the test
     "tests/tasks/gtr/test_chance.py": "slow",
     "tests/tasks/gpsbench/test_gpsbench_family.py::test_parsers_and_scorers_never_raise_on_10000_strings": "slow",
     "tests/tasks/test_adversarial.py::test_corpus_covers_every_task_both_styles_and_every_status": "slow",

@@ -136,7 +136,10 @@ def handler(world: BatchWorld) -> type[QuietHandler]:
 
 
 def last_text(body: dict[str, Any]) -> str:
-    """The last message's text, whether its content is a string or a list of blocks."""
+    """The last message's text, whether its content is a string or a list of blocks (Gemini: the last content's
+    text parts)."""
+    if "contents" in body:
+        return "".join(p.get("text", "") for p in body["contents"][-1]["parts"])
     content = body["messages"][-1]["content"]
     return content if isinstance(content, str) else "".join(b.get("text", "") for b in content)
 
@@ -223,6 +226,98 @@ def anthropic_handler(world: AnthropicBatchWorld) -> type[QuietHandler]:
                     return self._send(json.dumps(world.public(world.retrieve(parts[4]))).encode())
                 if len(parts) == 6 and parts[5] == "results":
                     return self._send(world.batches[parts[4]]["_results"], "application/binary")
+            self.send_error(404)
+
+    return Handler
+
+
+class GeminiBatchWorld:
+    """Gemini's ``generateContent`` and Batch API (https://ai.google.dev/gemini-api/docs/batch-api and
+    https://ai.google.dev/api/batch-api): ``POST /{version}/models/{m}:batchGenerateContent`` with inline requests
+    answers an Operation ``batches/{id}`` (metadata: a GenerateContentBatch, ``BATCH_STATE_PENDING``);
+    ``GET /{version}/batches/{id}`` moves it to RUNNING, then SUCCEEDED with ``metadata.output.inlinedResponses``
+    in request order (without their metadata, as the API may leave it out) or EXPIRED with no output."""
+
+    def __init__(self, respond: Respond) -> None:
+        self.respond = respond
+        self.batches: dict[str, dict[str, Any]] = {}
+        self.submitted: Counter[str] = Counter()
+        self.fail_once: set[str] = set()  # keys answered with an error status the first time
+        self.expire_first = False  # True: the first batch ends EXPIRED with no responses
+        self.hold = False
+        self.ids = itertools.count(1)
+        self.lock = threading.Lock()
+
+    def generate(self, model: str, body: dict[str, Any]) -> dict[str, Any]:
+        text, finish = self.respond(body)
+        prompt = sum(len(p.get("text", "")) // 4 for c in body["contents"] for p in c["parts"])
+        return {"candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
+                                "finishReason": {"stop": "STOP", "length": "MAX_TOKENS"}[finish], "index": 0}],
+                "usageMetadata": {"promptTokenCount": prompt, "candidatesTokenCount": len(text) // 4,
+                                  "totalTokenCount": prompt + len(text) // 4},
+                "modelVersion": model, "responseId": f"resp-{next(self.ids)}"}
+
+    def create(self, model: str, req: dict[str, Any]) -> dict[str, Any]:
+        rows = req["batch"]["inputConfig"]["requests"]["requests"]
+        for r in rows:
+            assert set(r) == {"request", "metadata"} and "contents" in r["request"]
+            self.submitted[r["metadata"]["key"]] += 1
+        name = f"batches/b{next(self.ids)}"
+        meta = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch",
+                "model": f"models/{model}", "displayName": req["batch"]["displayName"], "name": name,
+                "createTime": "2026-12-03T12:00:00Z", "updateTime": "2026-12-03T12:00:00Z",
+                "batchStats": {"requestCount": str(len(rows)), "pendingRequestCount": str(len(rows))},
+                "state": "BATCH_STATE_PENDING"}
+        self.batches[name] = {"name": name, "metadata": meta, "_rows": rows, "_model": model,
+                              "_expire": self.expire_first and not self.batches}
+        return self.public(self.batches[name])
+
+    def get(self, name: str) -> dict[str, Any]:
+        b = self.batches[name]
+        meta = b["metadata"]
+        if meta["state"] == "BATCH_STATE_PENDING":
+            meta["state"] = "BATCH_STATE_RUNNING"
+        elif meta["state"] == "BATCH_STATE_RUNNING" and not self.hold:
+            b["done"] = True
+            if b["_expire"]:
+                meta["state"] = "BATCH_STATE_EXPIRED"
+            else:
+                out = []
+                for r in b["_rows"]:
+                    if r["metadata"]["key"] in self.fail_once:
+                        self.fail_once.discard(r["metadata"]["key"])
+                        out.append({"error": {"code": 13, "message": "Internal error encountered."}})
+                    else:
+                        out.append({"response": self.generate(b["_model"], r["request"])})
+                output = {"inlinedResponses": {"inlinedResponses": out}}
+                meta.update(state="BATCH_STATE_SUCCEEDED", output=output, endTime="2026-12-03T13:00:00Z")
+                b["response"] = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main."
+                                 "GenerateContentBatchOutput", **output}
+        return self.public(b)
+
+    @staticmethod
+    def public(b: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in b.items() if not k.startswith("_")}
+
+
+def gemini_handler(world: GeminiBatchWorld) -> type[QuietHandler]:
+    class Handler(QuietHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            path = self.path.split("?")[0].split("/models/", 1)[-1]  # /v1beta/ or /v1/ (langchain-google-genai's)
+            model, _, verb = path.partition(":")
+            with world.lock:
+                if verb == "generateContent":
+                    return self.send_json(200, world.generate(model, body))
+                if verb == "batchGenerateContent":
+                    return self.send_json(200, world.create(model, body))
+            self.send_error(404)
+
+        def do_GET(self) -> None:  # noqa: N802
+            name = self.path.split("?")[0].split("/", 2)[-1]
+            with world.lock:
+                if name in world.batches:
+                    return self.send_json(200, world.get(name))
             self.send_error(404)
 
     return Handler

@@ -10,7 +10,15 @@ import json
 from pathlib import Path
 
 import pytest
-from batch_server import AnthropicBatchWorld, BatchWorld, anthropic_handler, handler, last_text
+from batch_server import (
+    AnthropicBatchWorld,
+    BatchWorld,
+    GeminiBatchWorld,
+    anthropic_handler,
+    gemini_handler,
+    handler,
+    last_text,
+)
 from loopback import LoopbackServer
 
 from evals import batch
@@ -26,7 +34,9 @@ from tasks import get_task
 
 MODEL = "openai/gpt-4.1-mini"  # a chat-completions model (agents/data/models.toml): the stand-in speaks that API
 CLAUDE = "anthropic/claude-test"
-PRICES = PriceTable({MODEL: Price(input=2.0, output=8.0), CLAUDE: Price(input=3.0, output=15.0)})
+GEMINI = "google/gemini-2.5-flash"
+PRICES = PriceTable({MODEL: Price(input=2.0, output=8.0), CLAUDE: Price(input=3.0, output=15.0),
+                     GEMINI: Price(input=0.3, output=2.5)})
 
 
 class Stop(Exception):
@@ -85,6 +95,15 @@ def batch_run(run_dir: Path, url: str, task, samples, model: str = MODEL, **opti
         return asyncio.run(runner.run([(x, task) for x in samples], [get_condition("intrinsic")]))
 
 
+def stopped_batch_run(run_dir: Path, url: str, task, samples, model: str = MODEL) -> None:
+    """A batch run killed once its batches are submitted and recorded, before any has ended."""
+    def stop(counts):
+        raise Stop(counts)
+
+    with pytest.raises(Stop):
+        batch_run(run_dir, url, task, samples, model, on_poll=stop)
+
+
 def test_a_stopped_batch_run_resumes_with_nothing_lost_or_duplicated(tmp_path, work, monkeypatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     monkeypatch.setattr(batch, "MAX_REQUESTS", 80)  # three batches: 80 + 80 + 40
@@ -96,12 +115,7 @@ def test_a_stopped_batch_run_resumes_with_nothing_lost_or_duplicated(tmp_path, w
     with LoopbackServer(handler(world)) as server:
         sync = sync_run(tmp_path, server.url, task, samples)
         run_dir = tmp_path / "batch"
-
-        def stop(counts):
-            raise Stop(counts)
-
-        with pytest.raises(Stop):  # submitted, recorded, then killed before any batch ended
-            batch_run(run_dir, server.url, task, samples, on_poll=stop)
+        stopped_batch_run(run_dir, server.url, task, samples)
         state = json.loads((run_dir / STATE_FILE).read_text())
         assert [len(b["custom_ids"]) for b in state["batches"]] == [80, 80, 40]
         assert not stored(run_dir)
@@ -149,7 +163,7 @@ def test_a_request_that_keeps_failing_is_stored_as_an_error(tmp_path, work, monk
 def test_a_model_without_batch_support_is_refused_in_one_line() -> None:
     from agents.scripted import ScriptedChatModel
 
-    with pytest.raises(BatchUnsupported, match="--batch needs an OpenAI chat-completions or an Anthropic model"):
+    with pytest.raises(BatchUnsupported, match="--batch needs an OpenAI chat-completions, an Anthropic or a Gemini API model"):
         wire_for(ScriptedChatModel(script=lambda m, t: "x"))
 
 
@@ -217,12 +231,7 @@ def test_anthropic_message_batches_stop_resume_and_same_records(tmp_path, work, 
         world.expire_once = {batch.AnthropicWire.wire_id(f"{few[3].id}|intrinsic|0")}
         sync = sync_run(tmp_path, root, task, few, CLAUDE)
         run_dir = tmp_path / "batch"
-
-        def stop(counts):
-            raise Stop(counts)
-
-        with pytest.raises(Stop):
-            batch_run(run_dir, root, task, few, CLAUDE, on_poll=stop)
+        stopped_batch_run(run_dir, root, task, few, CLAUDE)
         assert not stored(run_dir) and len(world.batches) == 1
         batch_run(run_dir, root, task, few, CLAUDE)
     got = stored(run_dir)
@@ -234,3 +243,41 @@ def test_anthropic_message_batches_stop_resume_and_same_records(tmp_path, work, 
             (s.status, s.final_text, s.score, s.input_tokens, s.output_tokens)
         assert b.cost_usd == pytest.approx(s.cost_usd / 2)
     assert {r.score.status for r in got.values()} >= {"answered", "truncated"}  # max_tokens: truncated
+
+
+def test_gemini_batch_200_items_stop_resume_expired_and_failed_resubmitted(tmp_path, work, monkeypatch) -> None:
+    """Gemini's Batch API (https://ai.google.dev/gemini-api/docs/batch-api) through google-genai's
+    ``client.aio.batches``: 200 inline requests in three batches, a stop after submission, the first batch EXPIRED
+    with no output (its 80 requests go again), five requests answered with an error status (they go again), and
+    the same records as the ``generateContent`` run at half the price."""
+    monkeypatch.setenv("GOOGLE_API_KEY", "test-key")
+    monkeypatch.setattr(batch, "MAX_REQUESTS", 80)
+    task, samples = work
+    world = GeminiBatchWorld(responder(samples))
+    world.expire_first = True
+    failing = {f"{x.id}|intrinsic|0" for x in samples[170:175]}
+    world.fail_once = set(failing)
+    with LoopbackServer(gemini_handler(world)) as server:
+        root = server.url.removesuffix("/v1")
+        sync = sync_run(tmp_path, root, task, samples, GEMINI)
+        run_dir = tmp_path / "batch"
+        stopped_batch_run(run_dir, root, task, samples, GEMINI)
+        assert not stored(run_dir) and [len(b["custom_ids"]) for b in recorded_batches(run_dir)] == [80, 80, 40]
+        progress: list[dict[str, int]] = []
+        batch_run(run_dir, root, task, samples, GEMINI, on_poll=progress.append)  # --resume
+    got = stored(run_dir)
+    assert got.keys() == sync.keys() and len(got) == 200
+    first = next(iter(world.batches.values()))
+    expired = {r["metadata"]["key"] for r in first["_rows"]}
+    again = {cid for cid, n in world.submitted.items() if n > 1}
+    assert len(expired) == 80 and again == expired | failing and max(world.submitted.values()) == 2
+    sizes = [len(b["_rows"]) for b in world.batches.values()]
+    assert sizes[:3] == [80, 80, 40] and sum(sizes[3:]) == 85  # resubmitted as each batch ended
+    assert progress[-1] == {"submitted": len(sizes), "in_progress": 0, "done": len(sizes)}
+    for key, s in sync.items():
+        b = got[key]
+        assert (b.status, b.final_text, b.score, b.parsed, b.input_tokens, b.output_tokens) == \
+            (s.status, s.final_text, s.score, s.parsed, s.input_tokens, s.output_tokens)
+        assert b.cost_usd == pytest.approx(s.cost_usd / 2)  # Gemini batch: half the list price
+    assert {r.score.status for r in got.values()} >= {"answered", "truncated"}  # MAX_TOKENS: truncated
+    assert sum(r.score.correct for r in got.values()) == sum(r.score.correct for r in sync.values()) > 0
