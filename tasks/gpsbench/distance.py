@@ -13,7 +13,9 @@ from typing import TypedDict
 from geocore.geodesy import haversine_km
 from tasks.answers import extract, prompt_numbers, quantity
 from tasks.base import GeneratedTask, stable_seed
-from tasks.gpsbench.common import SYSTEM_MESSAGE
+from tasks.examples import Replies
+from tasks.gpsbench import examples
+from tasks.gpsbench.common import BREAKDOWNS, SYSTEM_MESSAGE
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.regions import subregion
 from tasks.gpsbench.sampling import sample_global
@@ -43,6 +45,7 @@ class DistanceTarget(TypedDict):
 @register_task("gpsbench.distance")
 class DistanceTask(GeneratedTask[DistanceTarget, float]):
     family = "gpsbench"
+    breakdowns = BREAKDOWNS
     toolsets = ("geodesy",)
     default_size = 200
 
@@ -76,6 +79,9 @@ class DistanceTask(GeneratedTask[DistanceTarget, float]):
         return GoldCall(tools=("distance_km", "geodesic_distance_km"), args={"lat1": la1, "lon1": lo1, "lat2": la2,
                         "lon2": lo2}, result_key="distance_km", gold=gold, tolerance=tolerance_km(gold),
                         symmetric=True)
+
+    def example_replies(self, sample: Sample[DistanceTarget]) -> Replies:
+        return examples.distance_km(float(sample.target["km"]))
 
     def parse(self, text: str, sample: Sample[DistanceTarget]) -> Parsed[float]:
         """The distance (km; miles and metres converted) of the committed answer, or a bare number there (km, as
