@@ -76,6 +76,13 @@ def latlon(lat: float, lon: float, d: int = 5) -> str:
     return f"{lat:.{d}f}, {lon:.{d}f}"
 
 
+def km_replies(gold: float) -> Replies:
+    """A distance in kilometres; the wrong ones far off."""
+    vals = [gold, gold * 1.5 + 100, gold * 2 + 300, gold * 3 + 500]
+    return Replies(f"{gold:.1f} km", f"{vals[1]:.1f} km", [f"{v:.1f} km" for v in vals], value=gold, unit=" km",
+                   param="With R = 6371 km, the distance is")
+
+
 def pair_replies(sample: Sample[Any]) -> Replies:
     """A latitude/longitude pair (the gold's ``lat`` / ``lon``), the wrong one 7° and 11° away."""
     lat, lon = float(sample.target["lat"]), float(sample.target["lon"])

@@ -1,6 +1,7 @@
 """Scorers as parts a task declares: one multiple-choice scorer for every family (GPSBench letters, STBench option
 numbers, GTR camera choices), so a choice is scored the same way wherever it is asked; one coordinate-pair scorer
-within a tolerance in degrees (GPSBench interpolation and bounding box, a new task's antipode). A scorer part also
+within a tolerance in degrees (GPSBench interpolation and bounding box, a new task's antipode); one distance
+within GPSBench's km tolerance (distance, the bounding box's diagonal). A scorer part also
 writes the example replies of its answer shape (:class:`tasks.examples.Replies`), so a task declaring one gets its
 adversarial corpus entry with no test edit.
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tasks.answers import PairAnswer
-from tasks.examples import Replies, letter_replies, numbered_replies, pair_replies
+from tasks.examples import Replies, km_replies, letter_replies, numbered_replies, pair_replies
 from tasks.records import Parsed, Sample, Score
 
 Breakdowns = Mapping[str, tuple[str, ...]]
@@ -58,6 +59,30 @@ class PairWithinDegrees:
 
     def replies(self, sample: Sample[Any]) -> Replies:
         return pair_replies(sample)
+
+
+@dataclass(frozen=True)
+class WithinKm:
+    """A distance in km against the gold's ``key``: correct within max(``floor_km``, ``share`` × gold) (GPSBench's
+    tolerance); the error is the absolute difference, in km."""
+
+    floor_km: float = 5.0
+    share: float = 0.05
+    key: str = "km"
+
+    def tolerance(self, gold: float) -> float:
+        return max(self.floor_km, self.share * gold)
+
+    def __call__(self, parsed: Parsed[float], sample: Sample[Any]) -> Score:
+        if not parsed.ok:
+            return Score.unanswered(parsed, error_unit="km")
+        gold = float(sample.target[self.key])
+        err, tol = abs(float(parsed.answer) - gold), self.tolerance(gold)
+        return Score(correct=err <= tol, value=1.0 if err <= tol else 0.0, error=err, error_unit="km",
+                     explanation=f"answer {parsed.answer:.1f} km, gold {gold:.1f} km, tolerance {tol:.1f} km")
+
+    def replies(self, sample: Sample[Any]) -> Replies:
+        return km_replies(float(sample.target[self.key]))
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_balanced
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task
-from tasks.scorers import PairWithinDegrees, lon_diff
+from tasks.scorers import PairWithinDegrees, WithinKm, lon_diff
 
 QUANTITIES = ("bounds", "center", "centroid", "diagonal")
 TOLERANCE_DEG = 0.01
@@ -55,8 +55,8 @@ def parse_bounds(segment: str) -> Parsed[list[float]]:
     return Parsed.success(segment, list(parsed.answer)) if parsed.ok else parsed.no_answer()
 
 
-def diagonal_tolerance_km(gold: float) -> float:
-    return max(5.0, 0.05 * gold)
+score_diagonal = WithinKm(floor_km=5.0, share=0.05)
+"""The diagonal: within max(5 km, 5 %), as GPSBench's distance."""
 
 
 class BoxTarget(TypedDict, total=False):
@@ -99,7 +99,7 @@ class BoundingBoxTask(GpsTask[BoxTarget, PairAnswer | float | list[float]]):
     def example_replies(self, sample: Sample[BoxTarget]) -> Replies:
         quantity = sample.target["quantity"]
         if quantity == "diagonal":
-            return examples.distance_km(float(sample.target["km"]))
+            return score_diagonal.replies(sample)
         return examples.bounds(sample) if quantity == "bounds" else score_pair.replies(sample)
 
     def parse(self, text: str, sample: Sample[BoxTarget]) -> Parsed[PairAnswer | float | list[float]]:
@@ -121,9 +121,7 @@ class BoundingBoxTask(GpsTask[BoxTarget, PairAnswer | float | list[float]]):
             return failed(parsed, "km" if q == "diagonal" else "deg")
         v = parsed.answer
         if q == "diagonal" and isinstance(v, (int, float)):
-            err = abs(float(v) - t["km"])
-            tol = diagonal_tolerance_km(t["km"])
-            return graded(err <= tol, err, "km", f"answer {float(v):.1f} km, gold {t['km']:.1f} km (±{tol:.1f} km)")
+            return score_diagonal(cast("Parsed[float]", parsed), sample)
         if q == "bounds" and isinstance(v, list):
             g = t["bounds"]
             err = max(abs(v[0] - g[0]), abs(v[1] - g[1]), lon_diff(v[2], g[2]), lon_diff(v[3], g[3]))

@@ -16,10 +16,6 @@ def compass(deg: float) -> str:
     return ("N", "NE", "E", "SE", "S", "SW", "W", "NW")[int(((deg + 22.5) % 360) // 45)]
 
 
-def km(x: float) -> str:
-    return f"{x:.1f} km"
-
-
 def dms(lat: float, lon: float) -> str:
     def one(v: float, pos: str, neg: str) -> str:
         a = abs(v)
@@ -38,13 +34,6 @@ def direction(sample: Sample[Any]) -> Replies:
 def yes_no(sample: Sample[Any]) -> Replies:
     answer = sample.target["answer"]
     return two_way_replies(answer, "No" if answer == "Yes" else "Yes")
-
-
-def distance_km(gold: float) -> Replies:
-    """A distance in kilometres; wrong values far off."""
-    vals = [gold, gold * 1.5 + 100, gold * 2 + 300, gold * 3 + 500]
-    return Replies(km(gold), km(vals[1]), [km(v) for v in vals], value=gold, unit=" km",
-                   param="With R = 6371 km, the distance is")
 
 
 def bearing(sample: Sample[Any]) -> Replies:

@@ -10,7 +10,7 @@ from tasks.answers import coordinate_pair, extract
 from tasks.base import GeneratedTask
 from tasks.records import Message, Parsed, Sample, Score
 from tasks.registry import TASKS, task_names
-from tasks.scorers import ChoiceScorer, PairWithinDegrees
+from tasks.scorers import ChoiceScorer, PairWithinDegrees, WithinKm
 from tests.tasks.adversarial import task_for, task_samples
 
 
@@ -97,3 +97,13 @@ def test_breakdowns_are_the_ones_each_task_declares() -> None:
 def test_a_task_no_longer_registered_breaks_down_by_what_any_task_declares() -> None:
     gone = result("oldplugin.task", continent_l1="Oceania", tier="short")
     assert (dimension_value(gone, "region"), dimension_value(gone, "difficulty")) == ("Oceania", "short")
+
+
+def test_a_distance_is_credited_within_5_km_or_5_percent() -> None:
+    scorer = WithinKm()
+    near, far = (Sample(id="t/test/0", task="t", messages=(Message(role="user", content="How far?"),),
+                        target={"km": km}) for km in (40.0, 1000.0))
+    assert scorer(Parsed.success("44", 44.0), near).correct and not scorer(Parsed.success("46", 46.0), near).correct
+    assert scorer(Parsed.success("1049", 1049.0), far).correct
+    wrong = scorer(Parsed.success("1051", 1051.0), far)
+    assert not wrong.correct and wrong.error == pytest.approx(51.0) and wrong.error_unit == "km"
