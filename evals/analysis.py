@@ -23,6 +23,7 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -35,17 +36,12 @@ from evals.funnel import count as funnel_counts
 from evals.records import SampleResult
 from evals.stats import error_summary, paired_bootstrap_gap, sign_flip_p, wilson
 from tasks.records import ANSWER_STATUSES, Sample
+from tasks.registry import task_breakdowns
 
 BASELINE_CONDITION = "intrinsic"
-# Breakdown dimension -> the sample meta keys that carry it, first present wins ("family" comes from the task).
-DIMENSIONS: dict[str, tuple[str, ...]] = {
-    "family": (),
-    "track": ("track",),
-    "difficulty": ("difficulty", "tier"),
-    "region": ("continent", "continent_l1", "region"),
-    "noise": ("noise_m", "noise_sigma_m", "noise"),
-    "style": ("style", "instruction_style"),
-}
+FAMILY = "family"
+"""The breakdown every result has, by its task's family; the others are what each task declares
+(:attr:`tasks.base.GeneratedTask.breakdowns`, read through :func:`tasks.registry.task_breakdowns`)."""
 ALL_TASKS = "all"
 
 
@@ -438,21 +434,36 @@ def _pairwise(conds: dict[str, dict[str, SampleResult]], conditions: Sequence[st
             for i, a in enumerate(present) for b in present[i + 1:]}
 
 
+@lru_cache(maxsize=1024)
+def _breakdown_keys(task: str) -> Mapping[str, tuple[str, ...]]:
+    return task_breakdowns(task)
+
+
+def dimensions_of(results: Iterable[SampleResult]) -> list[str]:
+    """The breakdown dimensions the results' tasks declare, "family" first, then in task-name order."""
+    out = [FAMILY]
+    for task in sorted({r.task for r in results}):
+        out.extend(d for d in _breakdown_keys(task) if d not in out)
+    return out
+
+
 def dimension_value(r: SampleResult, dimension: str) -> str | None:
-    if dimension == "family":
+    """The result's value on a breakdown dimension: its family, or the first of its task's declared meta keys
+    present (None when its task declares no such dimension or none is present)."""
+    if dimension == FAMILY:
         return family_of(r.task)
-    for key in DIMENSIONS.get(dimension, (dimension,)):
+    for key in _breakdown_keys(r.task).get(dimension, ()):
         if r.meta.get(key) is not None:
             return str(r.meta[key])
     return None
 
 
 def breakdowns(results: Sequence[SampleResult], conditions: Sequence[str], baseline: str = BASELINE_CONDITION,
-               dimensions: Iterable[str] = DIMENSIONS) -> dict[str, list[dict[str, Any]]]:
-    """Per dimension with at least two values: per value, each condition's accuracy (``n`` items, ``answers``
-    apart) and the paired gaps."""
+               dimensions: Iterable[str] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Per dimension (default: :func:`dimensions_of` the results) with at least two values: per value, each
+    condition's accuracy (``n`` items, ``answers`` apart) and the paired gaps."""
     out: dict[str, list[dict[str, Any]]] = {}
-    for dim in dimensions:
+    for dim in dimensions_of(results) if dimensions is None else dimensions:
         groups: dict[str, list[SampleResult]] = defaultdict(list)
         for r in results:
             value = dimension_value(r, dim)
@@ -492,7 +503,7 @@ def compare(results: list[SampleResult], conditions: list[str], baseline: str = 
             pairwise=_pairwise(conds, conditions, baseline),
             tool_use=tool_use(conds, conditions, baseline, samples), errors=n_errors, complete=n_errors == 0,
             breakdowns=breakdowns(by_task[task], conditions, baseline,
-                                  [d for d in DIMENSIONS if d != "family"]) if with_breakdowns else {},
+                                  dimensions_of(by_task[task])[1:]) if with_breakdowns else {},
         ))
     return out
 

@@ -24,6 +24,7 @@ from evals.estimate import planned
 from evals.executors import Executor, ExecutorUnavailable, make_executor
 from evals.options import RunConfig, UsageError
 from evals.prepare import (
+    Checked,
     Prepared,
     baseline_condition,
     build_work,
@@ -31,6 +32,7 @@ from evals.prepare import (
     check_run_options,
     prepare,
 )
+from evals.pricing import PriceTable
 from evals.records import RunSpec
 from evals.run import EXIT_FAILED, EXIT_USAGE, RunFailed, answer, report
 from evals.runner import pending_count
@@ -56,6 +58,8 @@ class Plan:
     work: list[tuple[Sample, Any]]
     executor: Executor
     serve_args: list[str]
+    prices: PriceTable
+    formats: list[str]
 
 
 def plan(cfg: RunConfig, *, forced_tool_choice: str | None = None, chat_object: bool = False,
@@ -83,8 +87,8 @@ def _plan(cfg: RunConfig, forced_tool_choice: str | None, chat_object: bool, lik
     executor = make_executor(cfg)
     if cfg.compare_paper and not cfg.suite and cfg.resume is None:
         raise UsageError(PAPER_NEEDS_SUITE)
-    check_run_options(cfg)
-    spec, done, _ = planned(cfg)
+    _, formats = check_run_options(cfg)
+    spec, done, prices = planned(cfg)
     if cfg.compare_paper and not spec.suite:
         raise UsageError(PAPER_NEEDS_SUITE)
     check_measurable(spec)
@@ -99,7 +103,7 @@ def _plan(cfg: RunConfig, forced_tool_choice: str | None, chat_object: bool, lik
             (s.id, c, e) not in done for s, _ in work for c in spec.conditions for e in range(spec.epochs)):
         raise UsageError(f"{cfg.resume} was answered by a chat model object ({spec.model}): pass it again as "
                          "model= to resume")
-    return Plan(cfg, spec, conditions, work, executor, vllm_args)
+    return Plan(cfg, spec, conditions, work, executor, vllm_args, prices, formats)
 
 
 @dataclass(frozen=True)
@@ -116,7 +120,7 @@ def execute(p: Plan, console: Console, out: Console, answerer: Answerer | None =
     """Open the run directory of ``p``, answer its missing items (with ``answerer``, default the provider's
     model), print the table and write the report. Raises :class:`RunFailed`."""
     try:
-        run = prepare(p.cfg, work=p.work)
+        run = prepare(p.cfg, Checked(p.spec, p.work, p.prices, p.formats))
     except UsageError as exc:  # the directory is in use, or holds another run
         raise RunFailed(str(exc), EXIT_USAGE) from None
     except MCPServerError as exc:

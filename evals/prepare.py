@@ -205,9 +205,10 @@ def _check_not_foreign(run_dir: Path) -> None:
                              "geogap run directory, and a run would overwrite them; choose another --output")
 
 
-def _open_new(cfg: RunConfig) -> tuple[RunStore, str, RunSpec, Path, bool]:
-    spec = make_spec(cfg)
-    check_measurable(spec)
+def _open_new(cfg: RunConfig, checked: RunSpec | None) -> tuple[RunStore, str, RunSpec, Path, bool]:
+    spec = checked or make_spec(cfg)
+    if checked is None:
+        check_measurable(spec)
     run_dir = Path(cfg.output or default_run_dir(spec.model))
     _check_not_foreign(run_dir)
     store = open_exclusive(run_dir)
@@ -278,23 +279,36 @@ def check_run_options(cfg: RunConfig) -> tuple[PriceTable, list[str]]:
     return prices, formats
 
 
-def prepare(cfg: RunConfig, work: list[tuple[Sample, Any]] | None = None) -> Prepared:
-    """Open (or resume) the run directory of ``cfg`` and store its spec and samples (``work``, already built by
-    :func:`evals.engine.plan`, else built here); raises UsageError."""
-    prices, formats = check_run_options(cfg)
+@dataclass(frozen=True)
+class Checked:
+    """What :func:`evals.engine.plan` checked and built for a run: its spec, samples, price table and export
+    formats, so opening the run does not build or check them again."""
+
+    spec: RunSpec
+    work: list[tuple[Sample, Any]]
+    prices: PriceTable
+    formats: list[str]
+
+
+def prepare(cfg: RunConfig, checked: Checked | None = None) -> Prepared:
+    """Open (or resume) the run directory of ``cfg`` and store its spec and samples: those ``checked`` holds
+    (:func:`evals.engine.plan`'s), else built and checked here; raises UsageError. A resumed run's spec is the
+    one its store holds once locked, checked again only if it is not the one planned."""
+    prices, formats = (checked.prices, checked.formats) if checked else check_run_options(cfg)
     if cfg.resume is not None:
         run_dir = Path(cfg.resume)
         store, run_id, spec = _open_resumed(run_dir, cfg)
         resumed = True
         try:
-            check_measurable(spec)
+            if checked is None or spec != checked.spec:
+                check_measurable(spec)
         except UsageError:
             store.close()
             raise
     else:
-        store, run_id, spec, run_dir, resumed = _open_new(cfg)
+        store, run_id, spec, run_dir, resumed = _open_new(cfg, checked.spec if checked else None)
     try:
-        work = build_work(spec) if work is None else work
+        work = build_work(spec) if checked is None else checked.work
         baseline = baseline_condition(cfg.baseline_condition, spec.conditions)
     except (UsageError, SampleBuildError):
         store.close()

@@ -9,7 +9,9 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
+from tasks.examples import Replies
 from tasks.records import SPLITS, Parsed, Sample, Score, Split
+from tasks.scorers import Breakdowns, Scorer
 
 TargetT = TypeVar("TargetT")
 """A generated task's gold type."""
@@ -89,6 +91,12 @@ class GeneratedTask(Generic[TargetT, ValueT]):
     (:attr:`evals.records.RunSpec.task_versions`), so a run is never resumed across a change."""
     default_size: ClassVar[int] = 200
     paper_size: ClassVar[int] = 3400
+    scorer: ClassVar[Scorer | None] = None
+    """The scorer part (:mod:`tasks.scorers`) :meth:`score` applies and :meth:`example_replies` writes from; None
+    for a task that scores in its own :meth:`score`."""
+    breakdowns: ClassVar[Breakdowns] = {}
+    """Breakdown dimension -> the sample meta keys that carry it (first present wins): what the report breaks
+    this task's results down by, beside its family."""
 
     def __init__(self, size: int | None = None) -> None:
         self.size = size or self.default_size
@@ -120,8 +128,16 @@ class GeneratedTask(Generic[TargetT, ValueT]):
     def parse(self, text: str, sample: Sample[TargetT]) -> Parsed[ValueT]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def score(self, parsed: Parsed[ValueT], sample: Sample[TargetT]) -> Score:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def score(self, parsed: Parsed[ValueT], sample: Sample[TargetT]) -> Score:
+        """The declared :attr:`scorer` applied (a task without one overrides this)."""
+        if self.scorer is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no scorer and overrides no score")
+        return self.scorer(parsed, sample)
+
+    def example_replies(self, sample: Sample[TargetT]) -> Replies | None:
+        """The gold, a wrong answer and a hedge's candidates for ``sample`` as a model writes them (the adversarial
+        test corpus), from the declared :attr:`scorer`; None when the task declares none."""
+        return None if self.scorer is None else self.scorer.replies(sample)
 
     @property
     def item_key(self) -> str:

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from geocore.registry import Registry, UnknownNameError
 from tasks.base import Task
+from tasks.scorers import Breakdowns
 
 BUILTIN_FAMILIES: tuple[str, ...] = ("tasks.gpsbench", "tasks.geotemp", "tasks.stbench", "tasks.gtr")
 
@@ -100,6 +101,19 @@ def resolve_tasks(patterns: list[str]) -> list[str]:
 def get_task(name: str, **kwargs: object) -> Task:
     """Instantiate the task registered under ``name``."""
     return TASKS.get(name)(**kwargs)
+
+
+def task_breakdowns(name: str) -> Breakdowns:
+    """What results of task ``name`` break down by: its declared ``breakdowns``. A task not registered here (a run
+    read back after its plug-in is gone) by every dimension some registered task declares, keys merged in name
+    order."""
+    if name in TASKS:
+        return getattr(TASKS.get(name), "breakdowns", {})
+    merged: dict[str, tuple[str, ...]] = {}
+    for other in task_names():
+        for dim, keys in getattr(TASKS.get(other), "breakdowns", {}).items():
+            merged[dim] = merged.get(dim, ()) + tuple(k for k in keys if k not in merged.get(dim, ()))
+    return merged
 
 
 def variant_name(name: str, suffix: str) -> str | None:

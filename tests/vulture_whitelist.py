@@ -13,6 +13,8 @@ from geocore.networks import Window
 from geocore.polygons import PlanarRegion
 from geocore.trajectories import TrajectoryStats
 from tasks import gpsbench
+from tasks.base import GeneratedTask
+from tasks.examples import Replies
 from tasks.geotemp.extract import TimeAnswer
 from tasks.geotemp.probe import ProbeTarget
 from tasks.gpsbench import regions
@@ -60,6 +62,12 @@ RouteTarget.detour_pct
 ForecastAnswer.segments
 ForecastGold.segments
 ProbeTarget.offset_minutes
+
+# What a task yields for the adversarial test corpus (tests/tasks/adversarial.py reads it through getattr, so a
+# task that yields none is left out), and the writing hints only the corpus templates read.
+GeneratedTask.example_replies
+Replies.param
+Replies.free_text
 
 # A parameter its caller passes by name: LangChain calls _generate(..., run_manager=...).
 ScriptedChatModel._generate.run_manager

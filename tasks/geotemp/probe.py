@@ -31,6 +31,8 @@ from tasks.answers import (
 )
 from tasks.answers.text import last_match
 from tasks.base import GeneratedTask, stable_seed
+from tasks.examples import Replies
+from tasks.geotemp.examples import offset_replies
 from tasks.geotemp.extract import MAX_REPLY_CHARS
 from tasks.geotemp.locations import locations
 from tasks.geotemp.templates import PROBE_SYSTEM_PROMPT, probe_prompt
@@ -115,6 +117,7 @@ class TimeZoneProbeTask(GeneratedTask[ProbeTarget, int]):
     """The UTC offset of a location's time zone (knowledge probe, no time arithmetic)."""
 
     family = "geotemp"
+    breakdowns = {"region": ("continent",)}
     toolsets = ("timezone",)
     default_size = len(locations())
     paper_size = len(locations())
@@ -191,6 +194,9 @@ class TimeZoneProbeTask(GeneratedTask[ProbeTarget, int]):
         if not distinct:
             return Parsed.failure(raw, f"no UTC offset in the answer: {segment.strip()[:80]!r}")
         return Parsed.success(raw, distinct[0])
+
+    def example_replies(self, sample: Sample[ProbeTarget]) -> Replies:
+        return offset_replies(sample)
 
     def score(self, parsed: Parsed[int], sample: Sample[ProbeTarget]) -> Score:
         gold = [int(m) for m in sample.target["offset_minutes"]]

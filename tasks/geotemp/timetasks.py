@@ -24,6 +24,8 @@ from typing import Any, ClassVar
 from geocore.timecalc import is_dst
 from geocore.timezones import AmbiguousTimeError, NonexistentTimeError, format_utc_offset, get_zone, localize
 from tasks.base import GeneratedTask, gc_paused, shared_stream, stable_seed
+from tasks.examples import Replies
+from tasks.geotemp.examples import time_replies
 from tasks.geotemp.extract import extract_time_answer
 from tasks.geotemp.judge import DatetimeGold, judge_time
 from tasks.geotemp.locations import Location, pair, pair_count
@@ -151,6 +153,7 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
     """Shared generator, parser and scorer of the four time templates."""
 
     family = "geotemp"
+    breakdowns = {"region": ("continent_l1",), "style": ("style",)}
     toolsets = ("timezone",)
     default_size = 300
     paper_size = pair_count()
@@ -288,6 +291,9 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
 
     def score(self, parsed: Parsed[dict[str, Any]], sample: Sample[TimeTarget]) -> Score:
         return judge_time(parsed, sample.target, sample.payload["start"])
+
+    def example_replies(self, sample: Sample[TimeTarget]) -> Replies:
+        return time_replies(sample)
 
 
 @register_task("geotemp.verification", variants=(ALL_STYLES,))

@@ -12,6 +12,8 @@ from typing import TypedDict
 
 from geocore.geodesy import compass_point, initial_bearing
 from tasks.answers import DIRECTION_NAMES, direction, extract, prompt_numbers
+from tasks.examples import Replies
+from tasks.gpsbench import examples
 from tasks.gpsbench.common import GpsTask, angle_diff, failed, graded, place_meta
 from tasks.gpsbench.parsing import parse_bearing
 from tasks.gpsbench.prompts import fmt_point, rounded
@@ -62,6 +64,9 @@ class BearingTask(GpsTask[BearingTarget, BearingAnswer]):
         return GoldCall(tools=("initial_bearing",), args={"lat1": la1, "lon1": lo1, "lat2": la2, "lon2": lo2},
                         result_key="bearing_deg", gold=float(sample.target["bearing_deg"]), tolerance=TOLERANCE_DEG,
                         angle=True)
+
+    def example_replies(self, sample: Sample[BearingTarget]) -> Replies:
+        return examples.bearing(sample)
 
     def parse(self, text: str, sample: Sample[BearingTarget]) -> Parsed[BearingAnswer]:
         """The bearing (degrees) of the committed answer, plus its compass word if one is given (reported, not

@@ -32,6 +32,8 @@ from tasks.answers import (
     located,
     prepare,
 )
+from tasks.examples import Replies
+from tasks.gpsbench import examples
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.sampling import continent_is_clear, is_unambiguous, sample_balanced
 from tasks.records import Parsed, Sample, Score
@@ -116,6 +118,9 @@ class BoundaryAnalysisTask(GpsTask[ContinentsTarget, dict[str, str]]):
                 {"cities": names, "geonameids": [c.geonameid for c in group]},
                 place_meta(group[0], n_places=len(group), n_continents=len({c.continent for c in group})),
             )
+
+    def example_replies(self, sample: Sample[ContinentsTarget]) -> Replies:
+        return examples.continents(sample)
 
     def parse(self, text: str, sample: Sample[ContinentsTarget]) -> Parsed[dict[str, str]]:
         """Continent of each place named after the FINAL ANSWER marker (all lines after it) or, without one,

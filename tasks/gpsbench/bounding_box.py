@@ -9,18 +9,23 @@ south-west and north-east corners). Tolerances: ±0.01° per coordinate; max(5 k
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Required, TypedDict
+from typing import Required, TypedDict, cast
 
 from geocore.pointsets import box_summary
 from tasks.answers import PairAnswer, coordinate_pair, decide, extract, find_angles, prompt_numbers, quantity
-from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
+from tasks.examples import Replies
+from tasks.gpsbench import examples
+from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_balanced
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task
+from tasks.scorers import PairWithinDegrees, WithinKm, lon_diff
 
 QUANTITIES = ("bounds", "center", "centroid", "diagonal")
 TOLERANCE_DEG = 0.01
+score_pair = PairWithinDegrees(TOLERANCE_DEG)
+"""The centre and midpoint answers: both coordinates within ±0.01°."""
 ASK = {
     "bounds": ("the bounding box: the minimum and maximum latitude and the minimum and maximum longitude (plain "
                "minimum and maximum, no wrap-around at ±180°)", "min_lat, max_lat, min_lon, max_lon"),
@@ -50,8 +55,8 @@ def parse_bounds(segment: str) -> Parsed[list[float]]:
     return Parsed.success(segment, list(parsed.answer)) if parsed.ok else parsed.no_answer()
 
 
-def diagonal_tolerance_km(gold: float) -> float:
-    return max(5.0, 0.05 * gold)
+score_diagonal = WithinKm(floor_km=5.0, share=0.05)
+"""The diagonal: within max(5 km, 5 %), as GPSBench's distance."""
 
 
 class BoxTarget(TypedDict, total=False):
@@ -91,6 +96,12 @@ class BoundingBoxTask(GpsTask[BoxTarget, PairAnswer | float | list[float]]):
                 place_meta(group[0], quantity=quantity, n_points=len(pts)),
             )
 
+    def example_replies(self, sample: Sample[BoxTarget]) -> Replies:
+        quantity = sample.target["quantity"]
+        if quantity == "diagonal":
+            return score_diagonal.replies(sample)
+        return examples.bounds(sample) if quantity == "bounds" else score_pair.replies(sample)
+
     def parse(self, text: str, sample: Sample[BoxTarget]) -> Parsed[PairAnswer | float | list[float]]:
         """The asked quantity from the committed answer: a (lat, lon) pair, a distance, or the four bounds;
         the listed points restated beside it are not the answer; two different answers are hedged."""
@@ -110,14 +121,10 @@ class BoundingBoxTask(GpsTask[BoxTarget, PairAnswer | float | list[float]]):
             return failed(parsed, "km" if q == "diagonal" else "deg")
         v = parsed.answer
         if q == "diagonal" and isinstance(v, (int, float)):
-            err = abs(float(v) - t["km"])
-            tol = diagonal_tolerance_km(t["km"])
-            return graded(err <= tol, err, "km", f"answer {float(v):.1f} km, gold {t['km']:.1f} km (±{tol:.1f} km)")
+            return score_diagonal(cast("Parsed[float]", parsed), sample)
         if q == "bounds" and isinstance(v, list):
             g = t["bounds"]
             err = max(abs(v[0] - g[0]), abs(v[1] - g[1]), lon_diff(v[2], g[2]), lon_diff(v[3], g[3]))
             return graded(err <= TOLERANCE_DEG, err, "deg", f"answer {v}, gold {g}, error {err:.4f}°")
         assert isinstance(v, dict), f"a {q} answer is a coordinate pair"
-        err = max(abs(v["lat"] - t["lat"]), lon_diff(v["lon"], t["lon"]))
-        return graded(err <= TOLERANCE_DEG, err, "deg",
-                      f"answer ({v['lat']:.4f}, {v['lon']:.4f}), gold ({t['lat']:.4f}, {t['lon']:.4f}), error {err:.4f}°")
+        return score_pair(cast("Parsed[PairAnswer]", parsed), sample)

@@ -12,7 +12,7 @@ from tasks.base import GeneratedTask, TargetT, ValueT, stable_seed
 from tasks.gpsbench.prompts import SYSTEM_PROMPT
 from tasks.gpsbench.regions import subregion
 from tasks.records import Message, Parsed, Sample, Score
-from tasks.scorers import ChoiceScorer
+from tasks.scorers import Breakdowns, ChoiceScorer
 
 SYSTEM_MESSAGE = Message(role="system", content=SYSTEM_PROMPT)
 """The system message of every GPSBench sample (one object, shared)."""
@@ -30,10 +30,16 @@ class ChoiceTarget(TypedDict):
 ChoiceT = TypeVar("ChoiceT", bound=ChoiceTarget)
 
 
+BREAKDOWNS: Breakdowns = {"track": ("track",), "difficulty": ("difficulty",), "region": ("continent",),
+                          "noise": ("noise_m",)}
+"""What GPSBench results break down by (the meta of :func:`place_meta`)."""
+
+
 class GpsTask(GeneratedTask[TargetT, ValueT]):
     """A GPSBench task: ``family`` is gpsbench and samples carry the system prompt and breakdown meta."""
 
     family = "gpsbench"
+    breakdowns = BREAKDOWNS
     track: str = "pure"
     default_size = 200
     paper_size = 3400
@@ -80,26 +86,23 @@ def graded(ok: bool, error: float | None, unit: str | None, explanation: str) ->
     return Score(correct=ok, value=1.0 if ok else 0.0, error=error, error_unit=unit, explanation=explanation)
 
 
-def lon_diff(a: float, b: float) -> float:
-    """Absolute longitude difference with wrap-around at ±180°."""
-    d = abs(a - b) % 360.0
-    return min(d, 360.0 - d)
-
-
 def angle_diff(a: float, b: float) -> float:
     """Absolute difference of two bearings in degrees, with wrap-around at 0/360."""
     d = abs(a - b) % 360.0
     return min(d, 360.0 - d)
 
 
+score_choice = ChoiceScorer(gold_key="index", letters=LETTERS, texts=True)
+"""The GPSBench choice scorer (:class:`tasks.scorers.ChoiceScorer`): the option index against the gold's."""
+
+
 class ChoiceTask(GpsTask[ChoiceT, int]):
     """A GPSBench multiple-choice task: one option by letter or text, scored against the gold option."""
 
+    scorer = score_choice
+
     def parse(self, text: str, sample: Sample[ChoiceT]) -> Parsed[int]:
         return parse_choice(text, sample)
-
-    def score(self, parsed: Parsed[int], sample: Sample[ChoiceT]) -> Score:
-        return score_choice(parsed, sample)
 
 
 def parse_choice(text: str, sample: Sample[Any]) -> Parsed[int]:

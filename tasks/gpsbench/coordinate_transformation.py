@@ -15,6 +15,8 @@ from typing import TypedDict
 from geocore.coords import from_utm, from_web_mercator, simple_utm_zone, to_utm, to_web_mercator
 from geocore.geodesy import haversine_km
 from tasks.answers import PairAnswer, coordinate_pair, extract, find_angles, result_part
+from tasks.examples import Replies
+from tasks.gpsbench import examples
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.parsing import ProjectedAnswer, parse_projected
 from tasks.gpsbench.sampling import sample_global
@@ -109,6 +111,9 @@ class CoordinateTransformationTask(GpsTask[ProjectionTarget, PairAnswer | Projec
             target["direction"] = direction
             yield self.make(i, size, prompt, target, {"lat": lat, "lon": lon, "city": city.name},
                                  place_meta(city, direction=direction))
+
+    def example_replies(self, sample: Sample[ProjectionTarget]) -> Replies:
+        return examples.projection(sample)
 
     def parse(self, text: str, sample: Sample[ProjectionTarget]) -> Parsed[PairAnswer | ProjectedAnswer]:
         """Zone/easting/northing, x/y or a lat/lon pair, as the direction asks, from the committed answer; two

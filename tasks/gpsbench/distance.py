@@ -13,12 +13,13 @@ from typing import TypedDict
 from geocore.geodesy import haversine_km
 from tasks.answers import extract, prompt_numbers, quantity
 from tasks.base import GeneratedTask, stable_seed
-from tasks.gpsbench.common import SYSTEM_MESSAGE
+from tasks.gpsbench.common import BREAKDOWNS, SYSTEM_MESSAGE
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.regions import subregion
 from tasks.gpsbench.sampling import sample_global
-from tasks.records import GoldCall, Message, Parsed, Sample, Score
+from tasks.records import GoldCall, Message, Parsed, Sample
 from tasks.registry import register_task
+from tasks.scorers import WithinKm
 
 MIN_SEPARATION_KM = 50.0
 KM_PER_MILE = 1.609344
@@ -30,9 +31,13 @@ TEMPLATE = (
 )
 
 
+SCORER = WithinKm(floor_km=5.0, share=0.05)
+"""The paper's tolerance: max(5 km, 5 % of the distance)."""
+
+
 def tolerance_km(gold_km: float) -> float:
     """The paper's tolerance: max(5 km, 5 % of the distance)."""
-    return max(5.0, 0.05 * gold_km)
+    return SCORER.tolerance(gold_km)
 
 
 class DistanceTarget(TypedDict):
@@ -43,6 +48,8 @@ class DistanceTarget(TypedDict):
 @register_task("gpsbench.distance")
 class DistanceTask(GeneratedTask[DistanceTarget, float]):
     family = "gpsbench"
+    breakdowns = BREAKDOWNS
+    scorer = SCORER
     toolsets = ("geodesy",)
     default_size = 200
 
@@ -82,12 +89,3 @@ class DistanceTask(GeneratedTask[DistanceTarget, float]):
         asked); the radius and other given values are not the answer; two different distances are hedged."""
         given = prompt_numbers(sample.prompt)
         return extract(text, lambda seg: quantity(seg, "distance", given=given), prompt=sample.prompt)
-
-    def score(self, parsed: Parsed[float], sample: Sample[DistanceTarget]) -> Score:
-        gold = float(sample.target["km"])
-        if not parsed.ok:
-            return Score.unanswered(parsed, error_unit="km")
-        err = abs(float(parsed.answer) - gold)
-        ok = err <= tolerance_km(gold)
-        return Score(correct=ok, value=1.0 if ok else 0.0, error=err, error_unit="km",
-                     explanation=f"answer {parsed.answer:.1f} km, gold {gold:.1f} km, tolerance {tolerance_km(gold):.1f} km")

@@ -13,10 +13,13 @@ from typing import TypedDict
 
 from geocore.coords import format_dms
 from tasks.answers import PairAnswer, coordinate_pair, extract
-from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
+from tasks.examples import Replies
+from tasks.gpsbench import examples
+from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.sampling import sample_global
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task
+from tasks.scorers import lon_diff
 
 TOLERANCE_ARCSEC = 1.0
 DIRECTIONS = ("dd_to_dms", "dms_to_dd")
@@ -66,6 +69,9 @@ class FormatConversionTask(GpsTask[FormatTarget, PairAnswer]):
                           "lon": round(dms_shown_value(lon), 7), "dms": dms}
             yield self.make(i, size, prompt, target, {"lat": lat, "lon": lon, "dms": dms, "city": city.name},
                                  place_meta(city, direction=direction))
+
+    def example_replies(self, sample: Sample[FormatTarget]) -> Replies:
+        return examples.format_conversion(sample)
 
     def parse(self, text: str, sample: Sample[FormatTarget]) -> Parsed[PairAnswer]:
         """The coordinate pair of the committed answer (DMS or decimal, hemisphere letters or signs); the same

@@ -12,11 +12,12 @@ from typing import TypedDict
 
 from geocore.geodesy import haversine_km, interpolate
 from tasks.answers import PairAnswer, coordinate_pair, extract
-from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
+from tasks.gpsbench.common import GpsTask, place_meta
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_global
-from tasks.records import Parsed, Sample, Score
+from tasks.records import Parsed, Sample
 from tasks.registry import register_task
+from tasks.scorers import PairWithinDegrees
 
 TOLERANCE_DEG = 0.01
 FRACTIONS = (0.25, 0.5, 0.75)
@@ -38,6 +39,7 @@ class InterpolationTarget(TypedDict):
 @register_task("gpsbench.interpolation")
 class InterpolationTask(GpsTask[InterpolationTarget, PairAnswer]):
     toolsets = ("geodesy",)
+    scorer = PairWithinDegrees(TOLERANCE_DEG)
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[InterpolationTarget]]:
         rng = self.rng(seed)
@@ -62,11 +64,3 @@ class InterpolationTask(GpsTask[InterpolationTarget, PairAnswer]):
         given = [tuple(p) for p in sample.payload["points"]]
         return extract(text, lambda seg: coordinate_pair(seg, given=given), prompt=sample.prompt)
 
-    def score(self, parsed: Parsed[PairAnswer], sample: Sample[InterpolationTarget]) -> Score:
-        if not parsed.ok:
-            return failed(parsed, "deg")
-        t, v = sample.target, parsed.answer
-        err = max(abs(v["lat"] - t["lat"]), lon_diff(v["lon"], t["lon"]))
-        ok = err <= TOLERANCE_DEG
-        return graded(ok, err, "deg", f"answer ({v['lat']:.4f}, {v['lon']:.4f}), gold ({t['lat']:.4f}, "
-                                      f"{t['lon']:.4f}), error {err:.4f}° (±{TOLERANCE_DEG}°)")

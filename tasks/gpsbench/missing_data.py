@@ -14,11 +14,14 @@ from typing import Literal, TypedDict
 
 from geocore.gazetteer import City
 from tasks.answers import extract, fold, single_angle
-from tasks.gpsbench.common import GpsTask, failed, graded, lon_diff, place_meta
+from tasks.examples import Replies
+from tasks.gpsbench import examples
+from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.place_association import difficulty_of
 from tasks.gpsbench.sampling import cities_by_continent, sample_global
 from tasks.records import Parsed, Sample, Score
 from tasks.registry import register_task
+from tasks.scorers import lon_diff
 
 TOLERANCE_DEG = 0.1
 TEMPLATE = (
@@ -77,6 +80,9 @@ class MissingDataTask(GpsTask[MissingTarget, float]):
                 {"city": city.name, "country": city.country, "lat": lat, "lon": lon, "geonameid": city.geonameid},
                 place_meta(city, difficulty=difficulty_of(city.population), missing=missing),
             )
+
+    def example_replies(self, sample: Sample[MissingTarget]) -> Replies:
+        return examples.missing_value(sample)
 
     def parse(self, text: str, sample: Sample[MissingTarget]) -> Parsed[float]:
         """The latitude or longitude asked for, from the committed answer (signs and N/S/E/W letters); the

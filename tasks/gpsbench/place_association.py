@@ -28,6 +28,8 @@ from typing import ClassVar, TypedDict
 from geocore.gazetteer import City, admin1_name, country_code, find_city
 from tasks.answers import decide, extract, fold, is_refusal
 from tasks.base import shared_stream
+from tasks.examples import Replies
+from tasks.gpsbench import examples
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.sampling import cities_by_continent, city_grid, pick_continent
 from tasks.records import GoldCall, Parsed, Sample, Score
@@ -191,6 +193,9 @@ class PlaceAssociationTask(GpsTask[PlaceTarget, list[str]]):
                         len(near) == 1 or near[1][1] - near[0][1] >= RUNNER_UP_MARGIN_KM):
                     break
             yield i, city, lat, lon, sigma, round(near[0][1], 4)
+
+    def example_replies(self, sample: Sample[PlaceTarget]) -> Replies:
+        return examples.place(sample)
 
     def parse(self, text: str, sample: Sample[PlaceTarget]) -> Parsed[list[str]]:
         """The comma-separated parts of the committed answer (brackets read as parts); alternatives joined by

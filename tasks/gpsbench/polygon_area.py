@@ -18,6 +18,8 @@ from shapely.geometry import Polygon
 
 from geocore.polygons import sort_by_angle, spherical_perimeter_km, spherical_polygon_area_km2
 from tasks.answers import extract, prompt_numbers
+from tasks.examples import Replies
+from tasks.gpsbench import examples
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.parsing import AreaAnswer, parse_area
 from tasks.gpsbench.prompts import fmt_point, rounded
@@ -72,6 +74,9 @@ class PolygonAreaTask(GpsTask[AreaTarget, AreaAnswer]):
                  "anchor_index": ordered.index(pts[0])},
                 place_meta(group[0], n_vertices=len(ordered)),
             )
+
+    def example_replies(self, sample: Sample[AreaTarget]) -> Replies:
+        return examples.area(sample)
 
     def parse(self, text: str, sample: Sample[AreaTarget]) -> Parsed[AreaAnswer]:
         """Area (and perimeter when given) of the committed answer; two different areas are hedged."""

@@ -15,6 +15,8 @@ from functools import partial
 from geocore.gazetteer import City
 from geocore.geodesy import compass_point, initial_bearing
 from tasks.answers import DIRECTION_NAMES, DIRECTIONS_8
+from tasks.examples import Replies
+from tasks.gpsbench import examples
 from tasks.gpsbench.common import GpsTask, place_meta
 from tasks.gpsbench.relative_position_pure import (
     DIRECTION_RULE,
@@ -69,6 +71,9 @@ class RelativePositionAppliedTask(GpsTask[DirectionTarget, str]):
                 place_meta(anchor, difficulty=difficulty, distance_band=f"{lo:.0f}-{hi:.0f} km"),
                 choices=[DIRECTION_NAMES[d] for d in DIRECTIONS_8],
             )
+
+    def example_replies(self, sample: Sample[DirectionTarget]) -> Replies:
+        return examples.direction(sample)
 
     def parse(self, text: str, sample: Sample[DirectionTarget]) -> Parsed[str]:
         return parse_direction_answer(text, sample)

@@ -12,6 +12,8 @@ from typing import TypedDict
 
 from geocore.geodesy import compass_point, initial_bearing
 from tasks.answers import DIRECTION_NAMES, DIRECTIONS_8, direction, extract
+from tasks.examples import Replies
+from tasks.gpsbench import examples
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_global
@@ -78,6 +80,9 @@ class RelativePositionPureTask(GpsTask[DirectionTarget, str]):
                 place_meta(a, continents=f"{a.continent}-{b.continent}"),
                 choices=[DIRECTION_NAMES[d] for d in DIRECTIONS_8],
             )
+
+    def example_replies(self, sample: Sample[DirectionTarget]) -> Replies:
+        return examples.direction(sample)
 
     def parse(self, text: str, sample: Sample[DirectionTarget]) -> Parsed[str]:
         return parse_direction_answer(text, sample)

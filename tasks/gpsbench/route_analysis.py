@@ -19,6 +19,8 @@ from geocore.gazetteer import City
 from geocore.geodesy import haversine_km
 from geocore.sphere import EARTH_RADIUS_KM, central_angle_np, unit_vector
 from tasks.answers import extract, yes_no
+from tasks.examples import Replies
+from tasks.gpsbench import examples
 from tasks.gpsbench.common import GpsTask, failed, graded, place_meta
 from tasks.gpsbench.sampling import (
     city_columns,
@@ -110,6 +112,9 @@ class RouteAnalysisTask(GpsTask[RouteTarget, bool]):
                  "points": [[a.lat, a.lon], [b.lat, b.lon], [c.lat, c.lon]]},
                 place_meta(a, label="yes" if d < THRESHOLD else "no"), choices=["Yes", "No"],
             )
+
+    def example_replies(self, sample: Sample[RouteTarget]) -> Replies:
+        return examples.yes_no(sample)
 
     def parse(self, text: str, sample: Sample[RouteTarget]) -> Parsed[bool]:
         """A whole-word Yes or No in the committed answer; both are hedged, the template echoed is unparsed."""

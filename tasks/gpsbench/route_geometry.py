@@ -25,6 +25,8 @@ from geocore.polygons import rdp_with_margin
 from geocore.sphere import EARTH_RADIUS_KM, destination
 from tasks.answers import extract, option
 from tasks.base import shared_stream, stable_seed
+from tasks.examples import Replies
+from tasks.gpsbench import examples
 from tasks.gpsbench.common import (
     LETTERS,
     ChoiceTarget,
@@ -120,6 +122,11 @@ class RouteGeometryTask(GpsTask[RouteGeometryTarget, list[int] | int]):
                 {"points": [list(p) for p in pts], "epsilon_km": eps, "start_city": city.name},
                 place_meta(city, n_points=len(pts)),
             )
+
+    def example_replies(self, sample: Sample[RouteGeometryTarget]) -> Replies:
+        if sample.choices:
+            return score_choice.replies(sample)
+        return examples.kept_points(sample)
 
     def parse(self, text: str, sample: Sample[RouteGeometryTarget]) -> Parsed[list[int] | int]:
         """The integer list of the committed answer; two different lists are hedged. In the ``mcq`` form one

@@ -8,6 +8,8 @@ from typing import Any, ClassVar, cast
 
 from geocore.networks import KINDS, CameraNetwork, Kind
 from tasks.base import GeneratedTask, TargetT, ValueT, stable_seed
+from tasks.examples import Replies
+from tasks.gtr.examples import forecast_replies
 from tasks.gtr.parsing import ChoiceAnswer, ForecastAnswer, FreeParser, parse_forecast, parse_option
 from tasks.gtr.prompts import FORECAST_INSTRUCTION, LETTERS, MCQ_INSTRUCTION, SYSTEM_PROMPT, user_prompt
 from tasks.gtr.routes import arrow
@@ -53,6 +55,7 @@ class GTRBase(GeneratedTask[TargetT, ValueT]):
     long/medium/short tiers."""
 
     family = "gtr"
+    breakdowns = {"difficulty": ("tier",)}
     toolsets = ("network",)
     default_size = 60
     independent_items = True
@@ -112,11 +115,10 @@ class GTRTask(GTRBase[ChoiceGold, ChoiceAnswer]):
     def free_parser(self) -> FreeParser | None:
         return None
 
+    scorer = score_mcq
+
     def parse(self, text: str, sample: Sample[ChoiceGold]) -> Parsed[ChoiceAnswer]:
         return parse_option(text, sample, self.free_parser())
-
-    def score(self, parsed: Parsed[ChoiceAnswer], sample: Sample[ChoiceGold]) -> Score:
-        return score_mcq(parsed, sample)
 
 
 class ForecastTask(GTRBase[ForecastGold, ForecastAnswer]):
@@ -129,6 +131,9 @@ class ForecastTask(GTRBase[ForecastGold, ForecastAnswer]):
 
     def parse(self, text: str, sample: Sample[ForecastGold]) -> Parsed[ForecastAnswer]:
         return parse_forecast(text, sample)
+
+    def example_replies(self, sample: Sample[ForecastGold]) -> Replies:
+        return forecast_replies(sample)
 
     def score(self, parsed: Parsed[ForecastAnswer], sample: Sample[ForecastGold]) -> Score:
         return score_forecast(parsed, sample)

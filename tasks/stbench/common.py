@@ -16,9 +16,11 @@ from typing import Any, ClassVar, Generic, Literal, NotRequired, TypedDict, Type
 
 from geocore.geodesy import geodesic_km
 from tasks.base import GeneratedTask, TargetT, ValueT, shared_stream, stable_seed
+from tasks.examples import Replies
 from tasks.records import Message, Parsed, Sample, Score
 from tasks.registry import Variant
 from tasks.scorers import ChoiceScorer
+from tasks.stbench import examples
 from tasks.stbench.parsing import LatLon, parse_anomaly, parse_option, parse_point, parse_yes_no
 from tasks.stbench.prompts import CHAT_SYSTEM, COMPLETION_SYSTEM, Fmt, Style
 
@@ -176,6 +178,7 @@ class STBenchTask(GeneratedTask[TargetT, ValueT]):
     :class:`VerdictTask`, :class:`PointTask`); subclasses implement :meth:`make` and :meth:`render`."""
 
     family = "stbench"
+    breakdowns = {"region": ("continent",), "style": ("style",)}
     style: ClassVar[Style] = "chat"
     kind: ClassVar[AnswerKind]
     default_size = 200
@@ -217,6 +220,9 @@ class STBenchTask(GeneratedTask[TargetT, ValueT]):
             payload=payload,
             meta={**item.meta, "style": self.style},
         )
+
+    def example_replies(self, sample: Sample[TargetT]) -> Replies:
+        return examples.replies(sample)
 
     def retry(self, make_once: Callable[[], Item[TargetT] | None]) -> Item[TargetT]:
         """Call ``make_once`` until it returns an item (rejection sampling); RuntimeError after max_tries."""

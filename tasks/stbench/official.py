@@ -32,8 +32,11 @@ from typing import Any, ClassVar
 
 from geocore.networks import parse_roads
 from geocore.regions import regions_containing, regions_crossed
+from tasks.examples import Replies
 from tasks.records import Message, Parsed, Sample, Score, Split
 from tasks.registry import register_task
+from tasks.scorers import Breakdowns
+from tasks.stbench import examples
 from tasks.stbench.common import SYSTEM_MESSAGES, AnswerKind, parse_answer, score_answer
 from tasks.stbench.parsing import parse_anomaly, parse_option, parse_point, parse_yes_no
 from tasks.stbench.prompts import (
@@ -372,6 +375,8 @@ class OfficialTask:
     name: ClassVar[str]
     """Set by :func:`tasks.registry.register_task`."""
     family = "stbench"
+    breakdowns: ClassVar[Breakdowns] = {"style": ("style",)}
+    """What results break down by, as :attr:`tasks.base.GeneratedTask.breakdowns`."""
     version: ClassVar[str] = "1"
     """Part of a run's identity, as :attr:`tasks.base.GeneratedTask.version`."""
     dataset_option = True
@@ -522,6 +527,9 @@ class OfficialTask:
             raise ValueError(f"split must be one of train, dev, test, got {split!r}")
         items = self.load() if split == "test" else []
         return items if limit is None else items[:limit]
+
+    def example_replies(self, sample: Sample) -> Replies:
+        return examples.replies(sample)
 
     def parse(self, text: str, sample: Sample) -> Parsed:
         return parse_answer(KINDS[sample.meta["kind"]].answer, text, sample)

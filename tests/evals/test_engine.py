@@ -95,3 +95,22 @@ def test_a_task_without_a_version_is_one_line(tmp_path: Path, monkeypatch: pytes
     with pytest.raises(RunFailed, match=f"task {TASK} has no version") as exc:
         plan(RunConfig(model=MODEL, tasks=TASK, limit=1, output=str(tmp_path / "run")))
     assert exc.value.code == EXIT_USAGE and not (tmp_path / "run").exists()
+
+
+def test_execute_opens_the_run_with_what_plan_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The spec, samples, prices and checks are the plan's: opening the run builds and checks nothing again."""
+    from rich.console import Console
+
+    from evals import prepare
+    from evals.engine import execute
+
+    p = plan(RunConfig(model=MODEL, tasks=TASK, limit=1, conditions="intrinsic", output=str(tmp_path / "run")))
+
+    def again(*_: object) -> None:
+        raise AssertionError("checked or built again after plan")
+    for name in ("make_spec", "check_measurable", "build_work", "check_run_options"):
+        monkeypatch.setattr(prepare, name, again)
+    done = execute(p, Console(quiet=True), Console(quiet=True))
+    assert done.failed == 0 and done.spec.model == MODEL and done.spec.tasks == [TASK]
+    got = RunReader(tmp_path / "run").results()
+    assert [(r.task, r.condition) for r in got] == [(TASK, "intrinsic")]

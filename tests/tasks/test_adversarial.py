@@ -2,8 +2,8 @@
 that lists every option or a dense list of values never scores; the gold written plainly scores 1 everywhere.
 
 Expected statuses and credit come from each template's meaning (tests/tasks/adversarial.py), not from a parser.
-A task registered without an answer kit there (a new task, a plug-in's) is skipped with that reason, never failed:
-these tests do not depend on what else is registered.
+Each task yields its own answer kit (its example replies); a task registered that yields none is skipped with that
+reason, never failed: these tests do not depend on what else is registered.
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ ALL_TASKS = task_names()
 
 @lru_cache(maxsize=1)
 def kitted() -> tuple[str, ...]:
-    """The registered tasks the corpus has answer kits for."""
+    """The registered tasks that yield example replies (every built-in one)."""
     return tuple(n for n in ALL_TASKS if has_kit(n))
 
 
 def _kit_or_skip(name: str) -> None:
     if not has_kit(name):
-        pytest.skip(f"{name} has no answer kit in tests/tasks/adversarial.py")
+        pytest.skip(f"{name} yields no example replies")
 
 
 @lru_cache(maxsize=1)

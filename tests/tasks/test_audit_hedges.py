@@ -115,7 +115,7 @@ def expected_for(tname: str, reply: str, expected: str, sample: Sample) -> str:
 @pytest.mark.parametrize("name", TASKS)
 def test_new_hedges_never_score_and_gold_prose_does(name: str) -> None:
     if not has_kit(name):
-        pytest.skip(f"{name} has no answer kit in tests/tasks/adversarial.py")
+        pytest.skip(f"{name} yields no example replies")
     task = task_for(name)
     failures = []
     for sample in task_samples(name)[:2]:
