@@ -95,3 +95,6 @@ _engine_params.ui, _engine_params.protocol_version
 
 # The agreement command (python -m tests.tasks.agreement --judge, outside vulture's paths) stores what runs print.
 store_agreement
+
+# Imported by name (agents.providers._langchain_class) when a google/ model runs at --service-tier flex.
+GeminiWithTier
