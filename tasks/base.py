@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
+from tasks.answer_kinds import AnswerKind, OptionLabels
 from tasks.records import SPLITS, Parsed, Sample, Score, Split
 
 TargetT = TypeVar("TargetT")
@@ -89,6 +90,12 @@ class GeneratedTask(Generic[TargetT, ValueT]):
     (:attr:`evals.records.RunSpec.task_versions`), so a run is never resumed across a change."""
     default_size: ClassVar[int] = 200
     paper_size: ClassVar[int] = 3400
+    answer_kind: ClassVar[AnswerKind] = "text"
+    """The typed final answer of the structured answer channel (:mod:`tasks.answer_kinds`)."""
+    answer_options: ClassVar[OptionLabels] = "letters"
+    """How an ``option`` or ``interval`` answer names its options."""
+    answer_units: ClassVar[tuple[str, ...]] = ()
+    """A ``quantity`` answer's unit enum; a ``number`` answer is written with the first as its suffix."""
 
     def __init__(self, size: int | None = None) -> None:
         self.size = size or self.default_size

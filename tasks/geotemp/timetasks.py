@@ -152,6 +152,7 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
 
     family = "geotemp"
     toolsets = ("timezone",)
+    answer_kind = "time"
     default_size = 300
     paper_size = pair_count()
     kind: ClassVar[str]

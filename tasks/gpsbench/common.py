@@ -95,6 +95,8 @@ def angle_diff(a: float, b: float) -> float:
 class ChoiceTask(GpsTask[ChoiceT, int]):
     """A GPSBench multiple-choice task: one option by letter or text, scored against the gold option."""
 
+    answer_kind = "option"
+
     def parse(self, text: str, sample: Sample[ChoiceT]) -> Parsed[int]:
         return parse_choice(text, sample)
 

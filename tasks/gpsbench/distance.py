@@ -44,6 +44,8 @@ class DistanceTarget(TypedDict):
 class DistanceTask(GeneratedTask[DistanceTarget, float]):
     family = "gpsbench"
     toolsets = ("geodesy",)
+    answer_kind = "quantity"
+    answer_units = ("km", "mi", "m")
     default_size = 200
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[DistanceTarget]]:

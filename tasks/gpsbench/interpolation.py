@@ -38,6 +38,7 @@ class InterpolationTarget(TypedDict):
 @register_task("gpsbench.interpolation")
 class InterpolationTask(GpsTask[InterpolationTarget, PairAnswer]):
     toolsets = ("geodesy",)
+    answer_kind = "coordinate"
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[InterpolationTarget]]:
         rng = self.rng(seed)
