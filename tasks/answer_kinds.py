@@ -69,20 +69,27 @@ def option_labels(how: OptionLabels, sample: Sample) -> tuple[str, ...]:
     return tuple(choices) if how == "choices" else tuple(chr(ord("A") + i) for i in range(len(choices)))
 
 
+def enum(values: tuple[str, ...]) -> Any:
+    """``Literal[values]``: a JSON-schema enum of these strings."""
+    return Literal.__getitem__(values)
+
+
 def answer_model(task: Any, sample: Sample) -> type[BaseModel]:
     """The pydantic model of ``task``'s final answer on ``sample`` (its kind, option labels and units)."""
     kind: AnswerKind = getattr(task, "answer_kind", "text")
     if kind in ("option", "interval"):
         labels = option_labels(getattr(task, "answer_options", "letters"), sample)
-        fields: dict[str, Any] = {"option": (Literal[labels], Field(description="The chosen option"))}  # type: ignore[valid-type]
+        fields: dict[str, Any] = {"option": (enum(labels), Field(description="The chosen option"))}
         if kind == "interval":
             fields["segments"] = (list[Segment], Field(description="Each camera on the way and its interval"))
         return create_model("OptionAnswer", __base__=_Answer, **fields)
     if kind == "quantity":
         units: tuple[str, ...] = task.answer_units
-        return create_model("QuantityAnswer", __base__=NumberAnswer,
-                            unit=(Literal[units], Field(description="The unit")))  # type: ignore[valid-type]
-    return {"number": NumberAnswer, "coordinate": CoordinateAnswer, "time": TimeAnswer, "text": TextAnswer}[kind]
+        unit: Any = (enum(units), Field(description="The unit"))
+        return create_model("QuantityAnswer", __base__=NumberAnswer, unit=unit)
+    fixed: dict[str, type[BaseModel]] = {"number": NumberAnswer, "coordinate": CoordinateAnswer, "time": TimeAnswer,
+                                         "text": TextAnswer}
+    return fixed[kind]
 
 
 def _num(value: float) -> str:
