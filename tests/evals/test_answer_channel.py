@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from evals import api
 from evals.compare import main
 from tests.evals.structured_policy import TASKS
 
@@ -78,10 +79,23 @@ def test_the_channel_is_part_of_the_runs_identity_and_cache_key(tmp_path: Path,
     assert "--answer-channel differs from the run being resumed ('text')" in capsys.readouterr().err
 
 
-def test_a_toml_config_sets_the_channel(tmp_path: Path) -> None:
+def test_a_toml_config_sets_the_channel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "run.toml"
     config.write_text('answer-channel = "structured"\n')
     rows = run(tmp_path, "right", "--config", str(config), tasks="gpsbench.bearing")
     assert {r["answer_channel"] for r in rows} == {"structured"}
     config.write_text('answer-channel = "json"\n')
     assert main(["--model", POLICY + "right", "--config", str(config), "--output", str(tmp_path / "bad")]) == 2
+    assert "'answer-channel' in " + str(config) + " must be one of text, structured, got 'json'" in \
+        capsys.readouterr().err
+
+
+def test_the_python_api_takes_the_channel(tmp_path: Path) -> None:
+    result = api.run(POLICY + "right", tasks="gpsbench.bearing", limit=1, answer_channel="structured",
+                     output=str(tmp_path / "api"))
+    assert result.complete and result.spec.answer_channel == "structured"
+    table = api.read_run(result.run_dir)
+    assert list(zip(table["answer_channel"], table["correct"], strict=True)) == [("structured", True)] * 2
+    assert all(json.loads(a)["value"] for a in table["structured_answer"])
+    with pytest.raises(api.RunError, match="answer_channel.*Input should be .text. or .structured."):
+        api.run(POLICY + "right", answer_channel="json")
