@@ -99,3 +99,20 @@ def test_the_python_api_takes_the_channel(tmp_path: Path) -> None:
     assert all(json.loads(a)["value"] for a in table["structured_answer"])
     with pytest.raises(api.RunError, match="answer_channel.*Input should be .text. or .structured."):
         api.run(POLICY + "right", answer_channel="json")
+
+
+def test_the_viewer_shows_the_final_answer_call() -> None:
+    from evals.records import SampleResult
+    from evals.view.samples import _answer
+    from tasks.records import Parsed, Score
+
+    base = {"run_id": "r", "sample_id": "gpsbench.bearing/test/00001", "task": "gpsbench.bearing",
+            "condition": "intrinsic", "model": "m", "answer_channel": "structured"}
+    called = SampleResult(**base, structured_answer={"working": "<b>east</b>", "value": 90.0},
+                          parsed=Parsed.success("FINAL ANSWER: 90°", 90.0), score=Score(correct=True, value=1.0))
+    page = str(_answer("intrinsic", called))
+    assert "final_answer" in page and "&lt;b&gt;east&lt;/b&gt;" in page and "<b>east</b>" not in page
+    missing = SampleResult(**base, parsed=Parsed.unlocated("", "the reply never called final_answer"))
+    assert "no call" in str(_answer("intrinsic", missing))
+    text = SampleResult(**{**base, "answer_channel": "text"})
+    assert "final_answer" not in str(_answer("intrinsic", text))
