@@ -12,6 +12,7 @@ from geocore.networks import Window
 from geocore.polygons import PlanarRegion
 from geocore.trajectories import TrajectoryStats
 from tasks import gpsbench
+from tasks.answer_kinds import CoordinateAnswer, NumberAnswer
 from tasks.geotemp.extract import TimeAnswer
 from tasks.geotemp.probe import ProbeTarget
 from tasks.gpsbench import regions
@@ -76,6 +77,8 @@ regions.SUBREGIONS
 terrain.REGION_KINDS
 sphere.initial_bearing_np
 GenerationProtocol.answer_tokens  # stored in the run spec (results.json): the answer budget asked
+NumberAnswer.working  # final_answer schema fields: the model's arguments, read through model_dump
+CoordinateAnswer.latitude, CoordinateAnswer.longitude
 
 # Settings read by the C++ side, not by Python: xllamacpp.CommonParams fields set by
 # agents.llama_server.engine_params, and http.server's protocol_version of the embedded endpoint's handler.
