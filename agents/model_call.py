@@ -21,6 +21,7 @@ without any network call and its trace event says ``cache_hit=True``.
 from __future__ import annotations
 
 import asyncio
+import copy
 import email.utils
 import json
 import random
@@ -259,6 +260,13 @@ class ModelCaller:
         self.identity = dict(identity or {})
         self.sleep = sleep or asyncio.sleep
         self.rng = rng or random.Random()
+
+    def keyed(self, **extra: Any) -> ModelCaller:
+        """This caller (same retries, same cache) whose cache key also names ``extra`` (a forced tool choice, the
+        answer channel): calls that differ only there are different requests."""
+        out = copy.copy(self)
+        out.identity = {**self.identity, **extra}
+        return out
 
     async def _attempt(self, runnable: Runnable[Any, Any], messages: Sequence[BaseMessage]) -> Any:
         limit = self.retry.attempt_timeout_s

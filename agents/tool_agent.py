@@ -16,11 +16,15 @@ calls, the final-answer call included, are free. An optional token budget per sa
 (input + output tokens over all model calls) stops the loop without a further call. Model calls go through a
 :class:`~agents.model_call.ModelCaller` (retries, cache); a run that fails raises
 :class:`~agents.model_call.AgentError` carrying the trace recorded so far.
+
+With ``final_tool`` (the structured answer channel, :mod:`agents.final_answer`) the model is offered its domain
+tools and ``final_answer``; the loop ends at the first reply that calls ``final_answer`` (its other calls are
+traced as skipped), and a final-answer call after a limit offers only ``final_answer``, forced with
+``forced_final_choice`` where the provider can force a call.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import operator
 import time
@@ -36,6 +40,7 @@ from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode
 from pydantic import BaseModel, Field, ValidationError
 
+from agents.final_answer import FINALIZE_STRUCTURED
 from agents.messages import ChatLike, dicts, text_of, to_langchain
 from agents.model_call import DEFAULT_CALLER, AgentError, ModelCaller, ModelCallError, describe
 from agents.trace import AgentResult, ToolCallEvent, TraceEvent
@@ -91,9 +96,7 @@ def _call_key(name: str, args: Any) -> str:
 def _choice_caller(caller: ModelCaller, tool_choice: str) -> ModelCaller:
     """``caller`` (same retries, same cache) whose cache key also names ``tool_choice``: a forced call and a free
     call on the same messages are different requests."""
-    out = copy.copy(caller)
-    out.identity = {**caller.identity, "tool_choice": tool_choice}
-    return out
+    return caller.keyed(tool_choice=tool_choice)
 
 
 class ToolAgent:
@@ -101,10 +104,12 @@ class ToolAgent:
 
     def __init__(self, model: BaseChatModel, tools: Sequence[BaseTool], limits: AgentLimits | None = None,
                  caller: ModelCaller | None = None, forced_tool_choice: str | None = None,
-                 commits_answer: Callable[[str], bool] | None = None) -> None:
+                 commits_answer: Callable[[str], bool] | None = None, final_tool: BaseTool | None = None,
+                 forced_final_choice: str | None = None) -> None:
         self.model = model
         self.commits_answer = commits_answer
-        self.tools = list(tools)
+        self.final_tool = final_tool
+        self.tools = [*tools, *([final_tool] if final_tool is not None else [])]
         self.limits = limits or AgentLimits()
         self.caller = caller or DEFAULT_CALLER
         self.bound = model.bind_tools(self.tools) if self.tools else model
@@ -112,21 +117,30 @@ class ToolAgent:
         if self.tools and forced_tool_choice is not None:
             self.first = (model.bind_tools(self.tools, tool_choice=forced_tool_choice),
                           _choice_caller(self.caller, forced_tool_choice))
-        self.tool_node = ToolNode(self.tools, handle_tool_errors=tool_error_message)
+        self.last: tuple[Runnable[Any, Any], ModelCaller, list[BaseTool]] = (self.bound, self.caller, self.tools)
+        if final_tool is not None:  # the final-answer call offers only final_answer, forced where possible
+            self.last = ((model.bind_tools([final_tool], tool_choice=forced_final_choice),
+                          _choice_caller(self.caller, forced_final_choice)) if forced_final_choice is not None
+                         else (model.bind_tools([final_tool]), self.caller)) + ([final_tool],)
+        self.tool_node = ToolNode(list(tools), handle_tool_errors=tool_error_message)
         self.graph = self._build()
 
-    async def _model_call(self, state: _State, extra: list[AnyMessage] | None = None) -> dict[str, Any]:
+    async def _model_call(self, state: _State, extra: list[AnyMessage] | None = None,
+                          last: bool = False) -> dict[str, Any]:
         messages = list(state["messages"]) + list(extra or [])
         sent = state.get("sent", 0)
         runnable, caller = self.first if not state.get("steps") else (self.bound, self.caller)
+        offered = self.tools
+        if last:
+            runnable, caller, offered = self.last
         try:
-            out = await caller.call(runnable, messages, self.tools)
+            out = await caller.call(runnable, messages, offered)
         except ModelCallError as exc:
             event = exc.event.model_copy(update={"messages_in": dicts(messages[sent:]),
-                                                 "tools_offered": [t.name for t in self.tools]})
+                                                 "tools_offered": [t.name for t in offered]})
             raise ModelCallError(exc.cause, event) from exc.cause
         reply = out.reply
-        event = out.event(dicts(messages[sent:]), [t.name for t in self.tools])
+        event = out.event(dicts(messages[sent:]), [t.name for t in offered])
         return {"messages": [*(extra or []), reply], "trace": [event], "steps": state.get("steps", 0) + 1,
                 "sent": len(messages) + 1, "tokens": state.get("tokens", 0) + event.input_tokens + event.output_tokens}
 
@@ -134,7 +148,10 @@ class ToolAgent:
         update = await self._model_call(state)
         reply: AIMessage = update["messages"][-1]
         calls = len(reply.tool_calls) + len(reply.invalid_tool_calls)
-        if calls and self._answered_with_repeats(state, reply):
+        if self._final_answer_called(reply):  # the structured answer: the loop ends, other calls not executed
+            update["stop"] = "answered"
+            update["trace"] += self._skipped(reply, update["trace"][-1].id, "Not executed: final_answer was called.")
+        elif calls and self._answered_with_repeats(state, reply):
             update["stop"] = "answered"
             update["trace"] += self._repeats(reply.tool_calls, update["trace"][-1].id, state.get("seen") or {})
         elif calls:
@@ -146,6 +163,10 @@ class ToolAgent:
             elif state.get("tool_calls", 0) + calls > self.limits.max_tool_calls:
                 update["stop"] = "tool_call_limit"
         return update
+
+    def _final_answer_called(self, reply: AIMessage) -> bool:
+        name = self.final_tool.name if self.final_tool is not None else None
+        return name is not None and any(c.get("name") == name for c in [*reply.tool_calls, *reply.invalid_tool_calls])
 
     def _answered_with_repeats(self, state: _State, reply: AIMessage) -> bool:
         """Whether ``reply`` commits to an answer and every call in it repeats an earlier call."""
@@ -165,13 +186,14 @@ class ToolAgent:
                                         error=content if failed else None, status="repeated"))
         return events
 
-    @staticmethod
-    def _skipped(reply: AIMessage, parent: str | None, msg: str) -> list[TraceEvent]:
-        """Trace events for the tool calls of ``reply`` that are not executed (every call the model made is traced)."""
+    def _skipped(self, reply: AIMessage, parent: str | None, msg: str) -> list[TraceEvent]:
+        """Trace events for the tool calls of ``reply`` that are not executed (every call the model made is traced;
+        a final_answer call is the answer, read from the model call's reply, not a tool call)."""
+        final = self.final_tool.name if self.final_tool is not None else None
         return [ToolCallEvent(parent_id=parent, tool=call.get("name"), tool_call_id=call.get("id"),
                               args=args if isinstance(args := call.get("args"), dict) else {"raw": args},
                               status="skipped", error=msg)
-                for call in [*reply.tool_calls, *reply.invalid_tool_calls]]
+                for call in [*reply.tool_calls, *reply.invalid_tool_calls] if call.get("name") != final]
 
     async def _tools(self, state: _State) -> dict[str, Any]:
         last = state["messages"][-1]
@@ -226,7 +248,8 @@ class ToolAgent:
             skipped = self._skipped(last, parent, msg)
             extra = [ToolMessage(msg, tool_call_id=call.get("id") or "skipped", name=call.get("name") or "",
                                  status="error") for call in [*last.tool_calls, *last.invalid_tool_calls]]
-        update = await self._model_call(state, extra=[*extra, HumanMessage(FINALIZE_PROMPT)])
+        prompt = FINALIZE_PROMPT if self.final_tool is None else FINALIZE_STRUCTURED
+        update = await self._model_call(state, extra=[*extra, HumanMessage(prompt)], last=True)
         update["trace"] = skipped + update["trace"] + self._skipped(
             update["messages"][-1], update["trace"][-1].id, "Not executed: the final-answer call may not call tools.")
         update["stop"] = state.get("stop") or "step_limit"  # reached after tools with one call left

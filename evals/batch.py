@@ -435,6 +435,9 @@ class BatchRunner:
 def run_batched(run_id: str, spec: RunSpec, store: RunStore, run_dir: Path, work: Sequence[tuple[Sample, Task]],
                 conditions: Sequence[Condition], endpoint: Callable[[int], Endpoint], prices: PriceTable | None = None,
                 **options: Any) -> int:
-    """Synchronous entry: :meth:`BatchRunner.run` on a fresh event loop."""
+    """Synchronous entry: :meth:`BatchRunner.run` on a fresh event loop (text answer channel only)."""
+    if spec.answer_channel != "text":
+        raise BatchUnsupported("--batch takes only --answer-channel text (a batch request carries no final_answer "
+                               "tool); drop --batch or the structured channel")
     return asyncio.run(BatchRunner(run_id, spec, store, run_dir, endpoint, prices, **options).run(work, conditions))
 

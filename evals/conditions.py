@@ -32,13 +32,16 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
 
+from agents.final_answer import STRUCTURED_NOTE, AnswerChannel, final_answer_tool
 from agents.intrinsic import answer_intrinsic
 from agents.model_call import DEFAULT_CALLER, ModelCaller
 from agents.tool_agent import AgentLimits, ToolAgent
 from agents.trace import AgentResult, TraceEvent
 from evals.mcp import with_identity
 from geocore.registry import Registry, UnknownNameError
+from tasks.answer_kinds import answer_model
 from tasks.answers.text import final_answer_segment
 from tasks.base import Task
 from tasks.records import Message, Sample
@@ -63,6 +66,8 @@ class AnswerContext:
     trace_sink: list[TraceEvent] = field(default_factory=list)
     forced_tool_choice: str | None = None
     """The model's provider's ``tool_choice`` that forces a tool call; None: it cannot force one."""
+    answer_channel: AnswerChannel = "text"
+    """``structured``: the final answer is a ``final_answer`` tool call (:mod:`agents.final_answer`)."""
 
 
 class NotApplicable(Exception):
@@ -123,6 +128,31 @@ class BaseCondition:
         raise NotImplementedError
 
 
+@dataclass(frozen=True)
+class Channel:
+    """How a sample's final answer is given: its messages (the structured channel's note added), the caller (its
+    cache key naming the channel) and the ``final_answer`` tool (None in the text channel)."""
+
+    messages: list[Message]
+    caller: ModelCaller
+    final_tool: BaseTool | None = None
+
+
+def channel(messages: Sequence[Message], sample: Sample, task: Task, ctx: AnswerContext) -> Channel:
+    """The answer channel of ``ctx`` applied to ``messages``: unchanged under ``text``; under ``structured`` the
+    same note and a ``final_answer`` tool typed by the task's answer kind in every condition."""
+    if ctx.answer_channel == "text":
+        return Channel(list(messages), ctx.caller)
+    return Channel(with_system_note(tuple(messages), STRUCTURED_NOTE), ctx.caller.keyed(answer_channel="structured"),
+                   final_answer_tool(answer_model(task, sample)))
+
+
+async def answer_alone(messages: Sequence[Message], sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
+    """One model call on ``messages`` in ``ctx``'s answer channel."""
+    ch = channel(messages, sample, task, ctx)
+    return await answer_intrinsic(ctx.model, ch.messages, ch.caller, ch.final_tool, ctx.forced_tool_choice)
+
+
 class IntrinsicCondition(BaseCondition):
     """The model answers alone in one call."""
 
@@ -130,7 +160,7 @@ class IntrinsicCondition(BaseCondition):
     single_call = True
 
     async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
-        return await answer_intrinsic(ctx.model, sample.messages, ctx.caller)
+        return await answer_alone(sample.messages, sample, task, ctx)
 
 
 def with_system_note(messages: tuple[Message, ...], note: str) -> list[Message]:
@@ -156,7 +186,7 @@ class NoteOnlyCondition(BaseCondition):
     single_call = True
 
     async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
-        return await answer_intrinsic(ctx.model, with_tools_note(sample.messages), ctx.caller)
+        return await answer_alone(with_tools_note(sample.messages), sample, task, ctx)
 
 
 ALL_TOOLSETS = "all"
@@ -208,12 +238,17 @@ class ToolsCondition(BaseCondition):
     async def answer(self, sample: Sample, task: Task, ctx: AnswerContext) -> AgentResult:
         sets = self.toolsets_for(task)
         choice = ctx.forced_tool_choice if self.require_tool_call else None
+        ch = channel(with_tools_note(sample.messages), sample, task, ctx)
+        if ch.final_tool is not None:  # the tool's schema is the sample's (its option labels): an agent per sample
+            agent = ToolAgent(ctx.model, get_tools(list(sets)), ctx.limits, with_identity(ch.caller, sets), choice,
+                              final_tool=ch.final_tool, forced_final_choice=ctx.forced_tool_choice)
+            return await agent.run(ch.messages, trace_sink=ctx.trace_sink)
         key = (id(ctx.model), id(ctx.caller), sets, tuple(ctx.limits.model_dump().values()), choice)
         if key not in self._agents:
             caller = with_identity(ctx.caller, sets)  # an MCP server's identity is part of the cache key
             self._agents[key] = ToolAgent(ctx.model, get_tools(list(sets)), ctx.limits, caller, choice,
                                           commits_answer=commits_answer)
-        return await self._agents[key].run(with_tools_note(sample.messages), trace_sink=ctx.trace_sink)
+        return await self._agents[key].run(ch.messages, trace_sink=ctx.trace_sink)
 
 
 class VariantCondition(BaseCondition):

@@ -25,13 +25,14 @@ from evals.records import SampleResult
 from evals.run_reader import RunReader
 
 FORMATS = ("jsonl", "csv", "parquet", "inspect")
-COLUMNS = ["run_id", "sample_id", "task", "condition", "epoch", "model", "status", "answer_status", "finish_reason",
-           "finish_reason_raw", "correct", "score_value", "parse_failed", "error_value", "error_unit", "parsed_ok",
-           "parsed_value", "final_text", "input_tokens", "output_tokens", "cached_tokens", "latency_s", "cost_usd",
+COLUMNS = ["run_id", "sample_id", "task", "condition", "epoch", "model", "status", "answer_status", "answer_channel",
+           "finish_reason", "finish_reason_raw", "correct", "score_value", "parse_failed", "error_value", "error_unit",
+           "parsed_ok", "parsed_value", "structured_answer", "final_text", "input_tokens", "output_tokens", "cached_tokens", "latency_s", "cost_usd",
            "model_calls", "tool_calls", "tool_errors", "retries", "cache_hits", "stop_reason", "error", "attempts",
            "region", "meta"]
 """One row per result. ``status``: ok, error or not_applicable; ``answer_status`` (answered results only):
-answered, hedged, unparsed, refused, truncated or blocked; ``finish_reason``: why the last model call ended,
+answered, hedged, unlocated, unparsed, refused, truncated or blocked; ``answer_channel``: text or structured (the
+answer read from a final_answer call, whose arguments are ``structured_answer`` as JSON text); ``finish_reason``: why the last model call ended,
 provider-neutral (stop, length, tool_calls, refusal, content_filter, prompt_blocked, other; empty when not
 reported), ``finish_reason_raw`` the provider's own value; ``region``: the sample's region (continent) as its own
 column; ``cost_usd``: empty when unknown (a model without a price), never 0 for unknown."""
@@ -54,6 +55,8 @@ def flat_row(r: SampleResult) -> dict[str, Any]:
         "error_value": None if s is None else s.error, "error_unit": None if s is None else s.error_unit,
         "parsed_ok": None if p is None else p.ok,
         "parsed_value": None if p is None else json.dumps(p.value, default=str),
+        "answer_channel": r.answer_channel,
+        "structured_answer": None if r.structured_answer is None else json.dumps(r.structured_answer, default=str),
         "final_text": r.final_text, "input_tokens": r.input_tokens, "output_tokens": r.output_tokens,
         "cached_tokens": r.cached_tokens, "latency_s": r.latency_s, "cost_usd": r.cost_usd,
         "model_calls": r.model_calls, "tool_calls": r.tool_calls, "tool_errors": r.tool_errors, "retries": r.retries,

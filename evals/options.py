@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.catalog import EFFORT_SCALE
+from agents.final_answer import ANSWER_CHANNELS, AnswerChannel
 from agents.http_pool import DEFAULT_MAX_REPLY_BYTES
 from agents.model_call import RetryPolicy
 from agents.models import DEFAULT_MODEL, GenerationSettings
@@ -100,6 +101,10 @@ class RunSettings(BaseModel):
                                "rules leave unlocated (never where they committed); its agreement with the labelled "
                                "sets is printed with the run (docs/scoring.md \"The judge\"); default: no judge",
                                role="identity", metavar="provider/name")
+    answer_channel: AnswerChannel = option("text", "how the final answer is given: text (the prompt's FINAL ANSWER "
+                                           "line, as the papers do) or structured (a typed final_answer tool call "
+                                           "in every condition; docs/scoring.md)", role="identity",
+                                           choices=list(ANSWER_CHANNELS))
     max_steps: int = option(_LIMITS.max_steps, "model calls per sample in the tools condition", role="identity")
     max_tool_calls: int = option(_LIMITS.max_tool_calls, "tool calls per sample", role="identity")
     max_sample_tokens: int | None = option(None, "input+output tokens per sample (default: no cap)",
@@ -211,6 +216,8 @@ def kind_of(name: str) -> type:
         annotation = next(a for a in get_args(annotation) if a is not type(None))
     if get_origin(annotation) is list:
         return list
+    if get_origin(annotation) is Literal:
+        return str
     assert isinstance(annotation, type)
     return annotation
 
@@ -277,6 +284,9 @@ def _config_value(raw_key: str, key: str, value: Any, path: Path) -> Any:
     if not ok:
         raise UsageError(f"option {raw_key!r} in {path} must be {TYPE_WORDS.get(kind, kind.__name__)}, got "
                          f"{value!r}")
+    choices = _meta(key)["argparse"].get("choices")
+    if choices and value not in choices:
+        raise UsageError(f"option {raw_key!r} in {path} must be one of {', '.join(choices)}, got {value!r}")
     return Path(value) if kind is Path else float(value) if kind is float else value
 
 

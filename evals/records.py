@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from agents.final_answer import AnswerChannel
 from agents.protocol import GenerationProtocol
 from agents.trace import TraceEvent
 from evals.options import OPERATIONAL_FIELDS, RunSettings
@@ -110,3 +111,7 @@ class SampleResult(BaseModel):
                                        "reply (only replies the rules left unlocated); verdict 'answer': judged")
     funnel: FunnelStep | None = Field(default=None, description="Tools samples of tasks that declare their gold "
                                       "call: the tool-use funnel (evals/funnel.py)")
+    answer_channel: AnswerChannel = Field(default="text", description="The channel the answer was read from: the "
+                                          "reply's text, or its final_answer call (structured)")
+    structured_answer: dict[str, Any] | None = Field(default=None, description="The final_answer call's arguments "
+                                                     "as the model sent them (structured channel)")

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 
+from agents.final_answer import FINAL_ANSWER, final_call
 from agents.model_call import AgentError, ModelCaller, RetryPolicy, describe
 from agents.secrets import redact
 from agents.tool_agent import AgentLimits
@@ -32,6 +33,7 @@ from evals.judge import Judge, judged_parse
 from evals.pricing import PriceTable
 from evals.records import RunSpec, SampleResult
 from evals.store import RunStore
+from tasks.answer_kinds import read_structured
 from tasks.base import Task
 from tasks.records import AnswerStatus, Parsed, Sample, Score
 from tools.mcp_client import close_sessions
@@ -157,7 +159,8 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
         endpoint = Endpoint(endpoint, ModelCaller(retry_policy(spec)))
     endpoint = endpoint.per_task.get(sample.task, endpoint)
     ctx = AnswerContext(model=endpoint.model, limits=limits_of(spec), caller=endpoint.caller, seed=spec.seed,
-                        epoch=epoch, forced_tool_choice=endpoint.forced_tool_choice)
+                        epoch=epoch, forced_tool_choice=endpoint.forced_tool_choice,
+                        answer_channel=spec.answer_channel)
     loop = asyncio.get_running_loop()
     t0 = loop.time()
     asked, scorer = sample, task
@@ -180,13 +183,15 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
     except Exception as exc:  # noqa: BLE001 - a failing sample is recorded, not fatal
         return _failed(run_id, spec, sample, cond, epoch, describe(exc), list(ctx.trace_sink), prices, attempts,
                        loop.time() - t0)
+    structured, why_not = final_call(res.trace) if spec.answer_channel == "structured" else (None, "")
     try:
-        parsed = scorer.parse(res.final_text, asked)
+        parsed = (read_structured(scorer, asked, structured, why_not) if spec.answer_channel == "structured"
+                  else scorer.parse(res.final_text, asked))
     except Exception as exc:  # noqa: BLE001 - a parser bug is a parse failure, recorded with its reason
         parsed = Parsed.failure(res.final_text, f"parser crashed: {type(exc).__name__}: {exc}")
     parsed = ended_status(res.trace, parsed) or parsed
     reading = None
-    if parsed.status == "unlocated" and spec.judge:  # only where the rules located nothing (evals/judge.py)
+    if parsed.status == "unlocated" and spec.judge and spec.answer_channel == "text":  # evals/judge.py
         try:
             verdict = await Judge.named(spec.judge).locate(asked, scorer, res.final_text)
         except asyncio.CancelledError:
@@ -210,13 +215,14 @@ async def answer_sample(run_id: str, spec: RunSpec, sample: Sample, task: Task, 
         run_id=run_id, sample_id=sample.id, task=sample.task, condition=cond.name, epoch=epoch, model=spec.model,
         final_text=res.final_text, parsed=parsed, score=score, trace=res.trace, latency_s=res.latency_s,
         stop_reason=res.stop_reason, meta=meta, attempts=attempts, judge=reading,
+        answer_channel=spec.answer_channel, structured_answer=structured,
         funnel=funnel.of_sample(res.trace, scorer, asked, parsed, score) if _offered_tools(res.trace) else None,
         **_accounting(res.trace, spec, prices),
     )
 
 
 def _offered_tools(trace: list[TraceEvent]) -> bool:
-    return any(isinstance(e, ModelCallEvent) and e.tools_offered for e in trace)
+    return any(isinstance(e, ModelCallEvent) and set(e.tools_offered or ()) - {FINAL_ANSWER} for e in trace)
 
 
 def _pending_iter(done: set[tuple[str, str, int]], work: list[tuple[Sample, Task]], cond: Condition,

@@ -211,6 +211,9 @@ def make_spec(cfg: RunConfig) -> RunSpec:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if cfg.judge:
+        if cfg.answer_channel == "structured":
+            raise UsageError("--judge reads text replies; under --answer-channel structured the answer is the "
+                             "final_answer call, so a reply without one stays unlocated (drop --judge)")
         check_judge(cfg.judge)
     for flag, value in (("--local-slots", cfg.local_slots), ("--local-threads", cfg.local_threads)):
         if value and model.provider != "local":

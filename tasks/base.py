@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
+from tasks.answer_kinds import AnswerKind, OptionLabels
 from tasks.examples import Replies
 from tasks.records import SPLITS, Parsed, Sample, Score, Split
 from tasks.scorers import Breakdowns, Scorer
@@ -97,6 +98,12 @@ class GeneratedTask(Generic[TargetT, ValueT]):
     breakdowns: ClassVar[Breakdowns] = {}
     """Breakdown dimension -> the sample meta keys that carry it (first present wins): what the report breaks
     this task's results down by, beside its family."""
+    answer_kind: ClassVar[AnswerKind] = "text"
+    """The typed final answer of the structured answer channel (:mod:`tasks.answer_kinds`)."""
+    answer_options: ClassVar[OptionLabels] = "letters"
+    """How an ``option`` or ``interval`` answer names its options."""
+    answer_units: ClassVar[tuple[str, ...]] = ()
+    """A ``quantity`` answer's unit enum; a ``number`` answer is written with the first as its suffix."""
 
     def __init__(self, size: int | None = None) -> None:
         self.size = size or self.default_size

@@ -3,7 +3,9 @@ libraries (openai / langchain-openai, anthropic / langchain-anthropic, google-ge
 
 Each answers a GPSBench-style distance question: with tools offered and no tool result yet it calls
 ``distance_km`` with the two points of the prompt; after a tool result it answers ``FINAL ANSWER: <result> km``;
-without tools it answers ``FINAL ANSWER: 1000 km``. A request that breaks a rule gets the API's own error status
+without tools it answers ``FINAL ANSWER: 1000 km``. With a ``final_answer`` tool offered (the structured answer
+channel; OpenAI function calling, https://platform.openai.com/docs/guides/function-calling) it gives those answers
+as a ``final_answer`` call (chat completions and Responses API) instead of text. A request that breaks a rule gets the API's own error status
 and body (the rule and the page it comes from are at each check), so a client that sends it fails as it would
 against the real API. ``requests`` keeps every (path, body).
 
@@ -77,6 +79,21 @@ def answer_from(tool_output: str) -> str:
 
 
 INTRINSIC = "Using the haversine formula the distance is about 1000 km.\nFINAL ANSWER: 1000 km"
+
+
+def offered(body: dict[str, Any]) -> set[str]:
+    """The tool names a request offers (chat completions nest them under ``function``, the Responses API not)."""
+    return {t.get("name") or t.get("function", {}).get("name") for t in body.get("tools") or ()}
+
+
+def final_answer_args(tools: set[str], outputs: list[str]) -> dict[str, Any] | None:
+    """The structured channel: with ``final_answer`` offered and nothing else to call first (no other tool, or a
+    tool result already in), its arguments (the tool's distance, else 1000 km); None otherwise."""
+    if "final_answer" not in tools or (tools - {"final_answer"} and not outputs):
+        return None
+    found = NUMBER.search(outputs[-1]) if outputs else None
+    return {"working": "read off the tool result" if found else "estimated",
+            "value": float(found.group(0)) if found else 1000.0, "unit": "km"}
 
 
 class StandIn(LoopbackServer):
@@ -159,6 +176,9 @@ class StandIn(LoopbackServer):
         elif self.refuse:
             out.append({"type": "message", "id": f"msg_{n}", "status": "completed", "role": "assistant",
                         "content": [{"type": "refusal", "refusal": "I can't help with that."}]})
+        elif (final := final_answer_args(offered(body), outputs)) is not None:
+            out.append({"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": "final_answer",
+                        "arguments": json.dumps(final), "status": "completed"})
         elif body.get("tools") and not outputs:
             out.append({"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": "distance_km",
                         "arguments": json.dumps(question_args(text)), "status": "completed"})
@@ -194,7 +214,11 @@ class StandIn(LoopbackServer):
             or self.deepseek
         message: dict[str, Any] = {"role": "assistant", "content": None}
         finish = "stop"
-        if body.get("tools") and not outputs:
+        if (final := final_answer_args(offered(body), outputs)) is not None:
+            message["tool_calls"] = [{"id": f"call_{n}", "type": "function", "function": {
+                "name": "final_answer", "arguments": json.dumps(final)}}]
+            finish = "tool_calls"
+        elif body.get("tools") and not outputs:
             message["tool_calls"] = [{"id": f"call_{n}", "type": "function", "function": {
                 "name": "distance_km", "arguments": json.dumps(question_args(text))}}]
             finish = "tool_calls"

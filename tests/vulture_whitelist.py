@@ -1,6 +1,7 @@
 """Names vulture (``[tool.vulture]`` in pyproject, run by tests/test_dead_code.py) cannot see used. Never run:
 vulture only reads the names. Everything else it reports is dead code: delete it rather than list it here."""
 
+from agents.gemini_tier import GeminiWithTier
 from agents.llama_server import engine_params
 from agents.protocol import GenerationProtocol
 from agents.scripted import ScriptedChatModel
@@ -13,6 +14,7 @@ from geocore.networks import Window
 from geocore.polygons import PlanarRegion
 from geocore.trajectories import TrajectoryStats
 from tasks import gpsbench
+from tasks.answer_kinds import CoordinateAnswer, NumberAnswer
 from tasks.base import GeneratedTask
 from tasks.examples import Replies
 from tasks.geotemp.extract import TimeAnswer
@@ -85,6 +87,8 @@ regions.SUBREGIONS
 terrain.REGION_KINDS
 sphere.initial_bearing_np
 GenerationProtocol.answer_tokens  # stored in the run spec (results.json): the answer budget asked
+NumberAnswer.working  # final_answer schema fields: the model's arguments, read through model_dump
+CoordinateAnswer.latitude, CoordinateAnswer.longitude
 
 # Settings read by the C++ side, not by Python: xllamacpp.CommonParams fields set by
 # agents.llama_server.engine_params, and http.server's protocol_version of the embedded endpoint's handler.

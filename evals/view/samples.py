@@ -177,6 +177,8 @@ def _answer(cond: str, r: SampleResult | None) -> Safe:
     parts = [h('<div><div class="label">answer (raw text)</div><pre class="final">{t}</pre></div>',
                t=r.final_text or "(empty)")]
     kv = []
+    if r.answer_channel == "structured":
+        kv.append(("final_answer", "no call" if r.structured_answer is None else _json(r.structured_answer)))
     if r.parsed is not None:
         kv.append(("parsed", fmt_value(r.parsed.value) if r.parsed.ok else f"parse failure: {r.parsed.reason}"))
     if r.score is not None:

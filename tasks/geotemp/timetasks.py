@@ -155,6 +155,7 @@ class GeoTempTimeTask(GeneratedTask[TimeTarget, dict[str, Any]]):
     family = "geotemp"
     breakdowns = {"region": ("continent_l1",), "style": ("style",)}
     toolsets = ("timezone",)
+    answer_kind = "time"
     default_size = 300
     paper_size = pair_count()
     kind: ClassVar[str]

@@ -43,6 +43,8 @@ class BearingAnswer(TypedDict):
 @register_task("gpsbench.bearing")
 class BearingTask(GpsTask[BearingTarget, BearingAnswer]):
     toolsets = ("geodesy",)
+    answer_kind = "number"
+    answer_units = ("°",)
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[BearingTarget]]:
         rng = self.rng(seed)

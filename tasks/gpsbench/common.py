@@ -100,6 +100,7 @@ class ChoiceTask(GpsTask[ChoiceT, int]):
     """A GPSBench multiple-choice task: one option by letter or text, scored against the gold option."""
 
     scorer = score_choice
+    answer_kind = "option"
 
     def parse(self, text: str, sample: Sample[ChoiceT]) -> Parsed[int]:
         return parse_choice(text, sample)

@@ -51,6 +51,8 @@ class DistanceTask(GeneratedTask[DistanceTarget, float]):
     breakdowns = BREAKDOWNS
     scorer = SCORER
     toolsets = ("geodesy",)
+    answer_kind = "quantity"
+    answer_units = ("km", "mi", "m")
     default_size = 200
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[DistanceTarget]]:

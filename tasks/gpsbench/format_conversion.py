@@ -51,6 +51,7 @@ class FormatTarget(TypedDict):
 @register_task("gpsbench.format_conversion")
 class FormatConversionTask(GpsTask[FormatTarget, PairAnswer]):
     toolsets = ("projections",)
+    answer_kind = "coordinate"
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[FormatTarget]]:
         rng = self.rng(seed)

@@ -40,6 +40,7 @@ class InterpolationTarget(TypedDict):
 class InterpolationTask(GpsTask[InterpolationTarget, PairAnswer]):
     toolsets = ("geodesy",)
     scorer = PairWithinDegrees(TOLERANCE_DEG)
+    answer_kind = "coordinate"
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[InterpolationTarget]]:
         rng = self.rng(seed)

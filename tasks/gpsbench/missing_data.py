@@ -61,6 +61,7 @@ class MissingTarget(TypedDict):
 class MissingDataTask(GpsTask[MissingTarget, float]):
     track = "applied"
     toolsets = ("gazetteer",)
+    answer_kind = "number"
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[MissingTarget]]:
         rng = self.rng(seed)

@@ -47,6 +47,8 @@ def _other_unambiguous(anchor: City, city: City) -> bool:
 class RelativePositionAppliedTask(GpsTask[DirectionTarget, str]):
     track = "applied"
     toolsets = ("gazetteer",)
+    answer_kind = "option"
+    answer_options = "choices"
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[DirectionTarget]]:
         rng = self.rng(seed)

@@ -62,6 +62,8 @@ class DirectionTarget(TypedDict):
 @register_task("gpsbench.relative_position_pure")
 class RelativePositionPureTask(GpsTask[DirectionTarget, str]):
     toolsets = ("geodesy",)
+    answer_kind = "option"
+    answer_options = "choices"
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[DirectionTarget]]:
         rng = self.rng(seed)

@@ -78,6 +78,8 @@ class RouteTarget(TypedDict):
 class RouteAnalysisTask(GpsTask[RouteTarget, bool]):
     track = "applied"
     toolsets = ("gazetteer",)
+    answer_kind = "option"
+    answer_options = "choices"
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[RouteTarget]]:
         rng = self.rng(seed)

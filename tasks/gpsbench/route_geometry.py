@@ -85,7 +85,7 @@ class RouteGeometryTarget(TypedDict):
 
 
 @register_task("gpsbench.route_geometry", variants=(
-    Variant("mcq", {"form": "mcq"}, "The paper's multiple-choice form: which of four index lists RDP keeps."),
+    Variant("mcq", {"form": "mcq", "answer_kind": "option"}, "The paper's multiple-choice form: which of four index lists RDP keeps."),
 ))
 class RouteGeometryTask(GpsTask[RouteGeometryTarget, list[int] | int]):
     """The exact-list form: the model lists the kept indices; exact set match."""

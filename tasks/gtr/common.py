@@ -112,6 +112,8 @@ class GTRBase(GeneratedTask[TargetT, ValueT]):
 class GTRTask(GTRBase[ChoiceGold, ChoiceAnswer]):
     """A GTR multiple-choice task: the option by letter, or by what ``free_parser`` reads."""
 
+    answer_kind = "option"
+
     def free_parser(self) -> FreeParser | None:
         return None
 
@@ -127,6 +129,7 @@ class ForecastTask(GTRBase[ForecastGold, ForecastAnswer]):
     ``Score.value`` the ST-IoU (camera hit × temporal IoU); see :func:`tasks.gtr.scoring.score_forecast`."""
 
     option_key = "option_cameras"
+    answer_kind = "interval"
     instruction = FORECAST_INSTRUCTION
 
     def parse(self, text: str, sample: Sample[ForecastGold]) -> Parsed[ForecastAnswer]:

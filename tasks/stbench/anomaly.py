@@ -30,6 +30,7 @@ class AnomalyDetectionTask(VerdictTask):
 
     toolsets = ("trajectory",)
     kind = "anomaly"
+    answer_options = ("normal", "anomalous")
     paper_size = 5000
 
     def make(self, rng: random.Random, index: int) -> Item[VerdictTarget]:

@@ -237,6 +237,8 @@ class OptionTask(STBenchTask[OptionT, int]):
     """A choice question: the option number, scored by exact match."""
 
     kind: ClassVar[AnswerKind] = "option"
+    answer_kind = "option"
+    answer_options = "numbers"
 
     def parse(self, text: str, sample: Sample[OptionT]) -> Parsed[int]:
         return parse_option_answer(text, sample)
@@ -249,6 +251,7 @@ class VerdictTask(STBenchTask[VerdictTarget, str]):
     """A two-way question (``kind`` yesno or anomaly), scored by exact match."""
 
     kind: ClassVar[VerdictKind]
+    answer_kind = "option"
 
     def parse(self, text: str, sample: Sample[VerdictTarget]) -> Parsed[str]:
         return parse_verdict_answer(self.kind, text, sample)
@@ -261,6 +264,7 @@ class PointTask(STBenchTask[PointTarget, LatLon]):
     """A next-point prediction, scored in metres."""
 
     kind: ClassVar[AnswerKind] = "point"
+    answer_kind = "coordinate"
 
     def parse(self, text: str, sample: Sample[PointTarget]) -> Parsed[LatLon]:
         return parse_point_answer(text, sample)

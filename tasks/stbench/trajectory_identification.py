@@ -35,6 +35,7 @@ class TrajectoryIdentificationTask(VerdictTask):
 
     toolsets = ("trajectory",)
     kind = "yesno"
+    answer_options = ("Yes", "No")
     paper_size = 5000
 
     def make(self, rng: random.Random, index: int) -> Item[VerdictTarget]:

@@ -17,7 +17,7 @@ import pytest
 
 from evals.compare import main
 from evals.pricing import PriceTable
-from tests.standins import ENCRYPTED, StandIn
+from tests.standins import ENCRYPTED, StandIn, offered
 
 
 @pytest.fixture(autouse=True)
@@ -195,3 +195,21 @@ def test_tools_forced_with_adaptive_thinking_is_refused(tmp_path: Path, capsys: 
 def test_every_current_hosted_model_has_a_price(model: str) -> None:
     """--max-cost refuses a model without one."""
     assert PriceTable().price(model) is not None
+
+
+@pytest.mark.parametrize("model", ["openai/gpt-5.4", "openai-compatible/Qwen/Qwen3-8B"])
+def test_structured_channel_through_the_real_clients(model: str, tmp_path: Path) -> None:
+    """--answer-channel structured through langchain-openai (Responses API and chat completions): intrinsic offers
+    only final_answer with tool_choice "required" (one call), tools offers its domain tools beside it and ends at
+    the final_answer call; every answer is read from the call's arguments."""
+    code, data, rows, server = run(model, tmp_path, "--answer-channel", "structured")
+    assert code == 0 and data["meta"]["spec"]["answer_channel"] == "structured"
+    assert len(rows) == 6 and {r["parsed"]["status"] for r in rows} == {"answered"}
+    intrinsic = [r for r in rows if r["condition"] == "intrinsic"]
+    assert all(r["structured_answer"]["value"] == 1000.0 and r["model_calls"] == 1 for r in intrinsic)
+    tools = [r for r in rows if r["condition"] == "tools"]
+    assert all(r["score"]["correct"] and r["tool_calls"] == 1 and r["model_calls"] == 2 for r in tools)
+    assert all(r["answer_channel"] == "structured" for r in rows)
+    alone = [b for _, b in server.requests if offered(b) == {"final_answer"}]
+    assert len(alone) == 3 and all(b["tool_choice"] == "required" for b in alone)  # forced: the one call answers
+    assert sum(1 for _, b in server.requests if len(offered(b)) > 1) == 6  # tools: domain tools + final_answer

@@ -149,6 +149,15 @@ def test_the_judge_is_part_of_the_run_identity(tmp_path: Path) -> None:
     assert "judge" in a.spec.differences(b.spec)
 
 
+def test_a_judge_with_the_structured_channel_is_one_usage_line(tmp_path: Path) -> None:
+    """Under --answer-channel structured the answer is the final_answer call: no text for a judge to read."""
+    with pytest.raises(api.RunError, match="--judge reads text replies") as refused:
+        api.run("scripted/tests.evals.test_judge:_committed", tasks="gpsbench.distance", limit=1,
+                conditions="intrinsic", output=str(tmp_path / "s"), judge="scripted/tests.evals.test_judge:none",
+                answer_channel="structured")
+    assert refused.value.code == 2 and not (tmp_path / "s").exists()
+
+
 def test_a_judge_needing_its_own_server_a_key_or_an_unknown_provider_is_one_usage_line(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)

@@ -1,0 +1,48 @@
+"""The final-answer tool of the structured answer channel (LangChain's ToolStrategy pattern): the model commits its
+answer as the arguments of one ``final_answer`` call whose schema is the task's typed answer. The tool is never
+executed; the agent stops at the call and the arguments are read from the trace (:func:`final_call`)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, get_args
+
+from langchain_core.tools import BaseTool, StructuredTool
+from pydantic import BaseModel
+
+from agents.trace import ModelCallEvent, TraceEvent
+
+AnswerChannel = Literal["text", "structured"]
+"""How a run's final answers are given: the prompt's answer line (``text``, the papers' way and the default) or a
+typed ``final_answer`` tool call (``structured``)."""
+ANSWER_CHANNELS: tuple[AnswerChannel, ...] = get_args(AnswerChannel)
+FINAL_ANSWER = "final_answer"
+STRUCTURED_NOTE = (f"Give your final answer by calling the {FINAL_ANSWER} tool once, with the answer in its "
+                   "arguments; the answer is read only from that call.")
+"""The system note of every condition under the structured channel (the same in each, so pairs stay fair)."""
+FINALIZE_STRUCTURED = (f"Stop calling tools now. Using the tool results above, call {FINAL_ANSWER} with your final "
+                       "answer.")
+
+
+def _not_executed(**_: Any) -> str:  # pragma: no cover - the agent stops at the call
+    return "recorded"
+
+
+def final_answer_tool(schema: type[BaseModel]) -> BaseTool:
+    """The ``final_answer`` tool taking ``schema``'s fields as its arguments."""
+    return StructuredTool.from_function(_not_executed, name=FINAL_ANSWER, args_schema=schema,
+                                        description="Commit your final answer. Call it once, last.")
+
+
+def final_call(trace: list[TraceEvent]) -> tuple[dict[str, Any] | None, str]:
+    """The arguments of the ``final_answer`` call of the last model call in ``trace`` and, when there are none,
+    why (no call, or arguments that are not a JSON object)."""
+    last = next((e for e in reversed(trace) if isinstance(e, ModelCallEvent)), None)
+    out = (last.message_out or {}) if last is not None else {}
+    for call in out.get("tool_calls") or ():
+        if call.get("name") == FINAL_ANSWER:
+            args = call.get("args")
+            return (args, "") if isinstance(args, dict) else (None, f"{FINAL_ANSWER} arguments are not an object")
+    for bad in out.get("invalid_tool_calls") or ():
+        if bad.get("name") == FINAL_ANSWER:
+            return None, f"{FINAL_ANSWER} arguments are not valid JSON: {str(bad.get('args'))[:200]}"
+    return None, f"the reply never called {FINAL_ANSWER}"
