@@ -19,16 +19,17 @@ from dataclasses import dataclass, field, replace
 from agents.protocol import Asked
 
 DEFAULT_SUITE: dict[str, int] = {
-    # Built to show the gap in under 4 minutes on 2 quiet cores (issue 36; docs/first-run.md has the table of why
-    # each task is here). Most items are tasks where a built-in tool computes the answer, the 1.5B embedded model
-    # calls it, and its tool-free reply is a few tokens: gpsbench.bearing in the short answer style (the plain one
-    # drew 380-400-token derivations, none right) and STBench direction in its paper's completion style. GeoTemp and
-    # GTR-Bench keep one item each so that every family is in the sample; they were the items where the tools agent
-    # called no tool, so more of them would cost prompt tokens (a GTR prompt is about 2,100 tokens with tools) and
-    # say nothing about tools. Left out: gpsbench.distance (9 of 9 real 1.5B replies ran past 512 tokens),
-    # stbench.point_region (the tools agent lost both items: it passed the polygons' vertices as one list),
-    # geotemp.time_place and gtr.next_spot (no tool called), geotemp.time_time_place (malformed tool calls).
-    "gpsbench.bearing.short": 4,
+    # Built to show the gap in fewer tokens (issue 36; docs/first-run.md has the table of why each task is here).
+    # Most items are tasks where a built-in tool computes the answer and the 1.5B embedded model calls it:
+    # gpsbench.bearing (tools 4/4, alone 0/4 in the 14-item suite's run) and STBench direction in its paper's
+    # completion style (a 2-token reply alone). GeoTemp and GTR-Bench keep one item each so that every family is
+    # in the sample: there the tools agent called no tool, so more of them would cost prompt tokens (a GTR prompt
+    # is about 2,100 tokens with tools) and say nothing about tools. Left out: gpsbench.distance (9 of 9 real 1.5B
+    # replies ran past 512 tokens), stbench.point_region (the tools agent lost both items), geotemp.time_place and
+    # gtr.next_spot (no tool called), geotemp.time_time_place (malformed tool calls). Asking gpsbench.bearing for
+    # the answer line only made its tool-free reply 13 tokens, but the tools agent then answered without its tool
+    # (4 of 4), so the plain style stays.
+    "gpsbench.bearing": 3,
     "stbench.direction.completion": 6,
     "geotemp.tz_probe": 1,
     "gtr.geo_location": 1,

@@ -17,17 +17,15 @@ from tasks.gpsbench.parsing import parse_bearing
 from tasks.gpsbench.prompts import fmt_point, rounded
 from tasks.gpsbench.sampling import sample_global
 from tasks.records import GoldCall, Parsed, Sample, Score
-from tasks.registry import Variant, register_task
+from tasks.registry import register_task
 
 TOLERANCE_DEG = 5.0
 TEMPLATE = (
     "Point A is at {a} and point B is at {b} (latitude, longitude in decimal degrees). What is the initial "
     "great-circle bearing from A to B, in degrees clockwise from true north (0 to 360), and which of the 8 "
     "compass directions (N, NE, E, SE, S, SW, W, NW; 45° sectors centred on each) does it fall in?\n"
-    "{ending}"
+    "End your reply with the line FINAL ANSWER: <bearing>° (<direction>)."
 )
-ENDING = "End your reply with the line FINAL ANSWER: <bearing>° (<direction>)."
-SHORT_ENDING = "Answer with only the line FINAL ANSWER: <bearing>° (<direction>), without working."
 
 
 class BearingTarget(TypedDict):
@@ -40,13 +38,9 @@ class BearingAnswer(TypedDict):
     compass: str | None
 
 
-@register_task("gpsbench.bearing", variants=(
-    Variant("short", {"ending": SHORT_ENDING}, "Asking for the answer line only (no working), so that a small model's "
-            "tool-free reply is a few tokens instead of a derivation that rarely finishes right."),))
+@register_task("gpsbench.bearing")
 class BearingTask(GpsTask[BearingTarget, BearingAnswer]):
     toolsets = ("geodesy",)
-    ending: str = ENDING
-    """The prompt's last line: how to reply."""
 
     def draw(self, seed: int, size: int) -> Iterator[Sample[BearingTarget]]:
         rng = self.rng(seed)
@@ -56,7 +50,7 @@ class BearingTask(GpsTask[BearingTarget, BearingAnswer]):
             deg = initial_bearing(la1, lo1, la2, lo2)
             compass = compass_point(deg, 8)
             yield self.make(
-                i, size, TEMPLATE.format(a=fmt_point(la1, lo1), b=fmt_point(la2, lo2), ending=self.ending),
+                i, size, TEMPLATE.format(a=fmt_point(la1, lo1), b=fmt_point(la2, lo2)),
                 {"bearing_deg": round(deg, 4), "compass": compass},
                 {"points": [[la1, lo1], [la2, lo2]], "cities": [a.name, b.name]},
                 place_meta(a, continents=f"{a.continent}-{b.continent}"),
