@@ -67,9 +67,10 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--thread-counts", default="1,2", help="llama.cpp threads to try")
             s.add_argument("--slot-counts", default="2,4,8", help="slots to try")
             s.add_argument("--neighbours", default="quiet,busy", help="quiet, busy (one spinning process) or both")
-            s.add_argument("--tasks", default=threads.SLICE, help="the slice of the quick suite")
-            s.add_argument("--limit", type=int, default=1, help="samples per task")
-            s.add_argument("--answer-tokens", type=int, default=256, help="--max-tokens of the job")
+            s.add_argument("--tasks", default=threads.SLICE, help="the tasks of each trial ('quick': the quick suite)")
+            s.add_argument("--limit", type=int, default=8, help="samples per task")
+            s.add_argument("--answer-tokens", type=int, default=48, help="--max-tokens of the job")
+            s.add_argument("--conditions", default="intrinsic", help="the job's --condition")
         if name in ("memory", "all"):
             s.add_argument("--sizes", default="10000,30000,100000")
             s.add_argument("--gather-sizes", default="10000,30000",
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
             out = local_model.run(args.prompts, args.max_tokens, args.tool_samples, args.slots, args.threads)
         elif name == "threads":
             out = threads.run(args.thread_counts, args.slot_counts, args.neighbours, args.tasks, args.limit,
-                              args.answer_tokens)
+                              args.answer_tokens, args.conditions)
         elif name == "prompts":
             out = prompts.run(runs=tuple(args.runs) if args.runs else None)
         else:

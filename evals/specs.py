@@ -19,7 +19,14 @@ from evals.mcp import register_stored, spec_entries
 from evals.options import RunConfig, RunSettings, UsageError, flags_of, names_with
 from evals.pricing import PriceTable
 from evals.records import RunSpec
-from evals.suites import DEFAULT_SUITE, UnknownSuiteError, get_suite, suite_generation, suite_tasks
+from evals.suites import (
+    DEFAULT_SUITE,
+    QUICK_MAX_STEPS,
+    UnknownSuiteError,
+    get_suite,
+    suite_generation,
+    suite_tasks,
+)
 from tasks.registry import UnknownTaskError, get_task, resolve_tasks, task_names
 from tools.registry import UnknownToolsetError
 
@@ -104,6 +111,8 @@ def _select(cfg: RunConfig) -> tuple[dict[str, int | None], list[str], RunConfig
         else:
             known = set(task_names())
             limits = {n: cfg.limit or k for n, k in DEFAULT_SUITE.items() if n in known}
+            if "max_steps" not in cfg.model_fields_set:
+                cfg = cfg.model_copy(update={"max_steps": QUICK_MAX_STEPS})
         conditions = split_conditions(cfg.conditions)
         if not conditions:
             raise UsageError("--condition needs at least one condition")
