@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from urllib.parse import quote
 
 import pytest
-from chromium import ARTIFACTS, launch_chromium, open_page
+from chromium import ARTIFACTS
 from viewer_fixture_run import build_run
 
 from evals.report import build_report
@@ -43,17 +43,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     yield {"url": url, "ids": ids, "rid": next(iter(viewer.runs)), "report": html}
     server.shutdown()
 
-
-@pytest.fixture(scope="module")
-def browser(site: dict) -> Iterator[object]:
-    with launch_chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def page(browser):
-    with open_page(browser) as pg:
-        yield pg
 
 
 @pytest.mark.parametrize("case", list(EXPECTED))

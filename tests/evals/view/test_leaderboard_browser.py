@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from chromium import ARTIFACTS, launch_chromium, open_page
+from chromium import ARTIFACTS
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from evals.compare import main
@@ -60,17 +60,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     yield {"url": url, "parent": parent, "export": index, "board": board, "boards": boards}
     server.shutdown()
 
-
-@pytest.fixture(scope="module")
-def browser(site: dict) -> Iterator[object]:
-    with launch_chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def page(browser, site):
-    with open_page(browser) as pg:
-        yield pg
 
 
 def _gap_text(g: dict) -> str:

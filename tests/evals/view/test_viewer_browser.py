@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from chromium import ARTIFACTS, launch_chromium
+from chromium import ARTIFACTS
 from viewer_fixture_run import build_run
 
 from evals.view.app import Viewer
@@ -23,11 +23,6 @@ from evals.view.server import serve_in_thread
 
 XSS_TEXT = "<script>window.__xss=1</script>"
 
-
-@pytest.fixture(scope="module")
-def browser(site: dict) -> Iterator[object]:  # the run is built before Playwright starts its loop
-    with launch_chromium() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")
