@@ -33,16 +33,28 @@ def final_answer_tool(schema: type[BaseModel]) -> BaseTool:
                                         description="Commit your final answer. Call it once, last.")
 
 
-def final_call(trace: list[TraceEvent]) -> tuple[dict[str, Any] | None, str]:
-    """The arguments of the ``final_answer`` call of the last model call in ``trace`` and, when there are none,
-    why (no call, or arguments that are not a JSON object)."""
+def final_call(trace: list[TraceEvent]) -> tuple[dict[str, Any] | list[dict[str, Any]] | None, str]:
+    """The arguments of the ``final_answer`` call of the last model call in ``trace``; a list of them when that
+    call made several ``final_answer`` calls with different answers (a hedge: ``working`` aside); None, with
+    why, when there are none (no call, or arguments that are not a JSON object)."""
     last = next((e for e in reversed(trace) if isinstance(e, ModelCallEvent)), None)
     out = (last.message_out or {}) if last is not None else {}
+    answers: list[dict[str, Any]] = []
     for call in out.get("tool_calls") or ():
         if call.get("name") == FINAL_ANSWER:
             args = call.get("args")
-            return (args, "") if isinstance(args, dict) else (None, f"{FINAL_ANSWER} arguments are not an object")
+            if not isinstance(args, dict):
+                return None, f"{FINAL_ANSWER} arguments are not an object"
+            if all(_answer_part(args) != _answer_part(seen) for seen in answers):
+                answers.append(args)
+    if answers:
+        return answers[0] if len(answers) == 1 else answers, ""
     for bad in out.get("invalid_tool_calls") or ():
         if bad.get("name") == FINAL_ANSWER:
             return None, f"{FINAL_ANSWER} arguments are not valid JSON: {str(bad.get('args'))[:200]}"
     return None, f"the reply never called {FINAL_ANSWER}"
+
+
+def _answer_part(args: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments without its free-text ``working``: what two calls must share to be one answer."""
+    return {k: v for k, v in args.items() if k != "working"}

@@ -113,5 +113,6 @@ class SampleResult(BaseModel):
                                       "call: the tool-use funnel (evals/funnel.py)")
     answer_channel: AnswerChannel = Field(default="text", description="The channel the answer was read from: the "
                                           "reply's text, or its final_answer call (structured)")
-    structured_answer: dict[str, Any] | None = Field(default=None, description="The final_answer call's arguments "
-                                                     "as the model sent them (structured channel)")
+    structured_answer: dict[str, Any] | list[dict[str, Any]] | None = Field(
+        default=None, description="The final_answer call's arguments as the model sent them (structured channel); "
+                                  "a list when it sent several different answers (hedged)")

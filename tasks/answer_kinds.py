@@ -119,11 +119,15 @@ def render(task: Any, answer: BaseModel) -> str:
     return f"FINAL ANSWER: {body}"
 
 
-def read_structured(task: Any, sample: Sample, args: dict[str, Any] | None, why_missing: str) -> Parsed:
+def read_structured(task: Any, sample: Sample, args: dict[str, Any] | list[dict[str, Any]] | None,
+                    why_missing: str) -> Parsed:
     """The parse of a ``final_answer`` call's ``args`` on ``sample``: rendered and read by the task's own parser;
-    ``unlocated`` (with ``why_missing``, or the validation errors) when there are none or they do not validate."""
+    ``unlocated`` (with ``why_missing``, or the validation errors) when there are none or they do not validate;
+    ``hedged`` when the reply made several calls that commit to different answers (a list of ``args``)."""
     if args is None:
         return Parsed.unlocated("", why_missing)
+    if isinstance(args, list):
+        return Parsed.hedged(str(args)[:500], f"{len(args)} final_answer calls with different answers", args)
     try:
         answer = answer_model(task, sample).model_validate(args)
     except ValidationError as exc:

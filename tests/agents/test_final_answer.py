@@ -75,3 +75,15 @@ def test_a_reply_without_the_call_or_with_bad_json_has_no_arguments() -> None:
     res = asyncio.run(answer_intrinsic(ScriptedChatModel(script=[bad]), PROMPT, final_tool=TOOL))
     args, why = final_call(res.trace)
     assert args is None and why.startswith("final_answer arguments are not valid JSON: {value: 157")
+
+
+def test_several_final_answer_calls_with_different_answers_are_a_list_and_the_same_answer_twice_is_one() -> None:
+    """Two different committed answers in one reply are a hedge (read_structured marks it); the same answer sent
+    twice, its working aside, is one answer."""
+    two = ScriptedChatModel(script=[calls((FINAL_ANSWER, {"value": 157.0}), (FINAL_ANSWER, {"value": 203.0}))])
+    res = asyncio.run(answer_intrinsic(two, PROMPT, final_tool=TOOL))
+    assert final_call(res.trace) == ([{"value": 157.0}, {"value": 203.0}], "")
+    same = ScriptedChatModel(script=[calls((FINAL_ANSWER, {"working": "a", "value": 157.0}),
+                                           (FINAL_ANSWER, {"working": "b", "value": 157.0}))])
+    res = asyncio.run(answer_intrinsic(same, PROMPT, final_tool=TOOL))
+    assert final_call(res.trace) == ({"working": "a", "value": 157.0}, "")

@@ -1,6 +1,6 @@
 """Scripted policies for the structured answer channel (tests/evals/test_answer_channel.py): each finds the sample
 its prompt belongs to and answers it through ``final_answer`` (after one domain tool call when tools are offered),
-or only in text, or with arguments that do not validate, or with a hedging string."""
+or only in text, or with arguments that do not validate, or with a hedging string, or with two different answers."""
 
 from __future__ import annotations
 
@@ -54,6 +54,10 @@ right = _policy(lambda task, s: _call(FINAL_ANSWER, gold_args(task, s)))
 text_only = _policy(lambda task, s: "Working it out.\nFINAL ANSWER: " + render_gold(task, s))
 invalid = _policy(lambda task, s: _call(FINAL_ANSWER, {"answer": 42, "unexpected": True}))
 hedged = _policy(lambda task, s: _call(FINAL_ANSWER, {"time": f"{s.target['clock']} or 11:00 PM"}))
+two_calls = _policy(lambda task, s: AIMessage("", tool_calls=[
+    {"name": FINAL_ANSWER, "args": gold_args(task, s), "id": "call-1", "type": "tool_call"},
+    {"name": FINAL_ANSWER, "args": {"time": "11:00 PM" if s.target["clock"] != "11:00 PM" else "1:00 AM"},
+     "id": "call-2", "type": "tool_call"}]))
 
 
 def render_gold(task: Any, s: Sample) -> str:

@@ -67,6 +67,12 @@ def test_a_hedging_string_is_hedged(tmp_path: Path) -> None:
     assert rows and {r["score"]["status"] for r in rows} == {"hedged"}
 
 
+def test_two_final_answer_calls_with_different_answers_are_hedged_though_one_is_gold(tmp_path: Path) -> None:
+    rows = run(tmp_path, "two_calls", "--answer-channel", "structured", tasks="geotemp.time_place")
+    assert rows and {r["score"]["status"] for r in rows} == {"hedged"}
+    assert all(isinstance(r["structured_answer"], list) and len(r["structured_answer"]) == 2 for r in rows)
+
+
 def test_the_channel_is_part_of_the_runs_identity_and_cache_key(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     run(tmp_path, "right", tasks="gpsbench.distance", name="text")

@@ -102,3 +102,11 @@ def test_a_hedging_string_field_is_still_hedged() -> None:
     place = get_task("gpsbench.place_association")
     p = place.samples(limit=1)[0]
     assert read_structured(place, p, {"answer": f"{kit_for(p).gold} or Tokyo, Japan"}, "").status == "hedged"
+
+
+def test_several_final_answer_calls_with_different_answers_are_hedged_even_when_one_is_gold() -> None:
+    task = get_task("geotemp.time_place")
+    s = task.samples(limit=1)[0]
+    clock = s.target["clock"]
+    parsed = read_structured(task, s, [{"time": clock}, {"time": "11:00 PM" if clock != "11:00 PM" else "1:00 AM"}], "")
+    assert parsed.status == "hedged" and not parsed.ok
