@@ -38,7 +38,6 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from agents.slot_router import SlotRouter
 from agents.tool_call_text import extract_tool_calls, strip_tool_calls
 
 STOPS = ["<|im_end|>", "<|endoftext|>", "</tool_call>", "<tool_response>"]
@@ -206,17 +205,11 @@ def completion_request(body: dict[str, Any], template: str) -> tuple[dict[str, A
     return request, [t["function"]["name"] for t in tools or []]
 
 
-def chat_completion(body: dict[str, Any], template: str, complete: Complete,
-                    router: SlotRouter | None = None) -> dict[str, Any]:
+def chat_completion(body: dict[str, Any], template: str, complete: Complete) -> dict[str, Any]:
     """Answer an OpenAI chat request with ``complete`` (llama.cpp's text completion: a request dict in, its
-    reply dict out), on the slot ``router`` chooses (llama.cpp's choice without one); raises
-    :class:`RequestError` for a request refused here or by llama.cpp."""
+    reply dict out); raises :class:`RequestError` for a request refused here or by llama.cpp."""
     request, names = completion_request(body, template)
-    if router is None:
-        completion = complete(request)
-    else:
-        with router.slot_for(request["prompt"]) as slot:
-            completion = complete({**request, "id_slot": slot})
+    completion = complete(request)
     if "error" in completion or "choices" not in completion:
         error = completion.get("error", completion)
         raise RequestError(str(error.get("message", error)), int(error.get("code", 500)),
@@ -242,8 +235,7 @@ def chat_completion(body: dict[str, Any], template: str, complete: Complete,
     }
 
 
-def make_handler(template: str, complete: Complete, runtime: str,
-                 router: SlotRouter | None = None) -> type[BaseHTTPRequestHandler]:
+def make_handler(template: str, complete: Complete, runtime: str) -> type[BaseHTTPRequestHandler]:
     """The HTTP request handler of the endpoint (HTTP/1.1, keep-alive; one thread per connection)."""
 
     class Handler(BaseHTTPRequestHandler):
@@ -278,7 +270,7 @@ def make_handler(template: str, complete: Complete, runtime: str,
                 if not isinstance(body, dict):
                     raise RequestError("the request body must be a JSON object")
                 if route in ("/v1/chat/completions", "/chat/completions"):
-                    self._reply(200, chat_completion(body, template, complete, router))
+                    self._reply(200, chat_completion(body, template, complete))
                 elif route in ("/v1/completions", "/completions"):
                     if body.get("stream"):
                         raise RequestError("streaming is not supported by the geogap embedded server")
@@ -352,8 +344,7 @@ def main(argv: list[str] | None = None) -> None:
     engine = xllamacpp.Server(engine_params(args.model, slots=args.slots, ctx_per_slot=args.ctx_per_slot,
                                             threads=args.threads, cache_ram_mib=args.cache_ram_mib))
     template = read_template(engine.listening_address)
-    httpd = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(template, engine.handle_completions, runtime,
-                                                                   SlotRouter(args.slots)))
+    httpd = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(template, engine.handle_completions, runtime))
     httpd.daemon_threads = True
 
     def stop(signum: int, _frame: Any) -> None:
