@@ -18,7 +18,6 @@ import asyncio
 import traceback
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
@@ -303,10 +302,8 @@ async def run_all(run_id: str, spec: RunSpec, store: RunStore, work: list[tuple[
                              f"row could not connect ({last})")
 
     async def every_condition() -> None:
-        # one queue, condition after condition: a local server keeps its prompt cache warm, and a slot freed at the
-        # end of one condition takes the next condition's first sample instead of waiting for the slowest
-        items = chain.from_iterable(_pending_iter(done, work, cond, spec.epochs) for cond in conditions)
-        await drain(items, spec.max_connections, one)
+        for cond in conditions:  # one condition after another: a local server keeps its prompt cache warm
+            await drain(_pending_iter(done, work, cond, spec.epochs), spec.max_connections, one)
 
     try:
         async with asyncio.TaskGroup() as group:
