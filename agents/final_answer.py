@@ -4,6 +4,7 @@ executed; the agent stops at the call and the arguments are read from the trace 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal, get_args
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -34,13 +35,20 @@ def final_answer_tool(schema: type[BaseModel]) -> BaseTool:
 
 
 def final_call(trace: list[TraceEvent]) -> tuple[dict[str, Any] | list[dict[str, Any]] | None, str]:
-    """The arguments of the ``final_answer`` call of the last model call in ``trace``; a list of them when that
-    call made several ``final_answer`` calls with different answers (a hedge: ``working`` aside); None, with
-    why, when there are none (no call, or arguments that are not a JSON object)."""
+    """The arguments of the ``final_answer`` call of the last model call in ``trace``
+    (:func:`final_answer_args`)."""
     last = next((e for e in reversed(trace) if isinstance(e, ModelCallEvent)), None)
     out = (last.message_out or {}) if last is not None else {}
+    return final_answer_args(out.get("tool_calls") or (), out.get("invalid_tool_calls") or ())
+
+
+def final_answer_args(tool_calls: Iterable[dict[str, Any]], invalid_tool_calls: Iterable[dict[str, Any]] = ()
+                      ) -> tuple[dict[str, Any] | list[dict[str, Any]] | None, str]:
+    """The arguments of one reply's ``final_answer`` calls (LangChain's ``tool_calls`` dicts); a list of them when
+    the reply made several with different answers (a hedge: ``working`` aside); None, with why, when there are
+    none (no call, or arguments that are not a JSON object)."""
     answers: list[dict[str, Any]] = []
-    for call in out.get("tool_calls") or ():
+    for call in tool_calls:
         if call.get("name") == FINAL_ANSWER:
             args = call.get("args")
             if not isinstance(args, dict):
@@ -49,7 +57,7 @@ def final_call(trace: list[TraceEvent]) -> tuple[dict[str, Any] | list[dict[str,
                 answers.append(args)
     if answers:
         return answers[0] if len(answers) == 1 else answers, ""
-    for bad in out.get("invalid_tool_calls") or ():
+    for bad in invalid_tool_calls:
         if bad.get("name") == FINAL_ANSWER:
             return None, f"{FINAL_ANSWER} arguments are not valid JSON: {str(bad.get('args'))[:200]}"
     return None, f"the reply never called {FINAL_ANSWER}"

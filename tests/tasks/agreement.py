@@ -32,14 +32,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.final_answer import FINAL_ANSWER, final_answer_args
 from tasks import get_task
+from tasks.answer_kinds import read_structured
 from tasks.records import Sample
 from tests.tasks import answer_corpus, real_replies
 from tests.tasks.adversarial import task_samples
 
 HERE = Path(__file__).resolve().parent
 STYLED_REPLIES = HERE / "styled_replies.jsonl"
-SETS = ("real", "styled", "corpus")
+STRUCTURED_REPLIES = HERE / "structured_replies.jsonl"
+SETS = ("real", "styled", "structured", "corpus")
 CREDITED_MIN = 0.99
 LEAK_MAX = 0.005
 CLASSES = ("correct", "wrong", "hedge", "none")
@@ -58,6 +61,7 @@ class Labelled:
     text: str
     sample: Sample
     finish_reason: str | None = None
+    channel: str = "text"  # "structured": ``text`` is the reply's final_answer calls' arguments, a JSON list
 
     @property
     def family(self) -> str:
@@ -86,10 +90,13 @@ def _condition(name: str) -> str:
 
 
 def from_lines(set_name: str, lines: Iterable[dict[str, Any]]) -> list[Labelled]:
-    """Labelled replies from JSON lines in the format of ``real_replies.jsonl``."""
+    """Labelled replies from JSON lines in the format of ``real_replies.jsonl``; a line with ``calls`` (and no
+    ``text``) is a structured-channel reply: the arguments of its ``final_answer`` calls, in order (none: [])."""
     return [Labelled(set_name, line["key"], line["task"], _condition(line["condition"]),
                      line.get("model_family") or "unknown", label_class(line["status"], line["credited"]),
-                     line["text"], Sample.model_validate(line["sample"]), line.get("finish_reason"))
+                     line["text"] if "calls" not in line else json.dumps(line["calls"]),
+                     Sample.model_validate(line["sample"]), line.get("finish_reason"),
+                     "structured" if "calls" in line else "text")
             for line in lines]
 
 
@@ -111,13 +118,22 @@ def load_sets(names: Sequence[str] = SETS, *, corpus_every: int = 1) -> list[Lab
         out += from_lines("real", real_replies.load())
     if "styled" in names:
         out += from_lines("styled", real_replies.load(STYLED_REPLIES))
+    if "structured" in names:
+        out += from_lines("structured", real_replies.load(STRUCTURED_REPLIES))
     if "corpus" in names:
         out += corpus_items(corpus_every)
     return out
 
 
 def read(item: Labelled) -> Read:
-    """The reply read as the runner reads it (the finish reason included)."""
+    """The reply read as the runner reads it (the finish reason included; a structured reply's arguments through
+    :func:`tasks.answer_kinds.read_structured`)."""
+    if item.channel == "structured":
+        task = get_task(item.task)
+        args, why = final_answer_args({"name": FINAL_ANSWER, "args": a} for a in json.loads(item.text))
+        parsed = read_structured(task, item.sample, args, why)
+        score = task.score(parsed, item.sample)
+        return Read(item, parsed.status, bool(score.correct), parsed.reason or "")
     got = real_replies.read({"task": item.task, "sample": item.sample.model_dump(mode="json"), "text": item.text,
                              "finish_reason": item.finish_reason})
     return Read(item, got.status, got.credited, got.reason)
@@ -151,7 +167,7 @@ class Figures:
 def groups(reads: Sequence[Read]) -> list[tuple[str, Figures]]:
     """Figures per set, task family, condition, model family, (family, condition) and pooled."""
     keys: list[tuple[str, Callable[[Read], str]]] = [
-        ("set", lambda r: r.item.set), ("family", lambda r: r.item.family),
+        ("set", lambda r: r.item.set), ("channel", lambda r: r.item.channel), ("family", lambda r: r.item.family),
         ("condition", lambda r: r.item.condition), ("model family", lambda r: r.item.model_family),
         ("family × condition", lambda r: f"{r.item.family} {r.item.condition}")]
     out: list[tuple[str, Figures]] = []

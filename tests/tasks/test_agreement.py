@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import replace
 from functools import cache
 
+from tasks import get_task
 from tests.tasks.agreement import (
     CREDITED_MIN,
     LEAK_MAX,
@@ -99,3 +100,15 @@ def test_a_judge_is_measured_on_the_replies_the_rules_leave_unlocated_and_stored
     assert main(["--sets", "real", "--failures", "0", "--judge", "scripted/tests.tasks.test_agreement:judge_none"]) == 0
     assert "judge scripted/tests.tasks.test_agreement:judge_none: agrees" in capsys.readouterr().out
     assert "agrees with the human label" in agreement_line("scripted/tests.tasks.test_agreement:judge_none")
+
+
+def test_the_structured_set_meets_the_targets_over_every_answer_kind_and_label() -> None:
+    structured = [r for r in reads() if r.item.channel == "structured"]
+    figures = Figures()
+    for r in structured:
+        figures.add(r)
+    assert figures.meets, report(structured, failures=30)
+    assert {getattr(get_task(r.item.task), "answer_kind", "text") for r in structured} >= {
+        "option", "quantity", "number", "coordinate", "time", "text"}
+    assert all(figures.n[label] >= 3 for label in ("correct", "wrong", "hedge")) and figures.n["none"] >= 1
+    assert {r.item.condition for r in structured} == {"intrinsic", "tools"}
