@@ -1,10 +1,12 @@
 """The reader's agreement with the project's labelled sets, per task family, condition and model family.
 
-Three labelled sets: the embedded models' real replies (:mod:`tests.tasks.real_replies`,
+Four labelled sets: the embedded models' real replies (:mod:`tests.tasks.real_replies`,
 ``real_replies.jsonl``), replies written by hand as model families write them in both conditions
 (``styled_replies.jsonl``: GPT markdown, Claude prose with the answer first, Gemini headings, Qwen/DeepSeek
-``<think>`` blocks, the tools condition's JSON echoes and tool-result restatements) and the seeded written corpus
-(:mod:`tests.tasks.answer_corpus`, condition ``corpus``: its replies answer no run's condition). Every label was given by a human
+``<think>`` blocks, the tools condition's JSON echoes and tool-result restatements), the structured channel's
+``final_answer`` calls (``structured_replies.jsonl``: each answer kind's schema filled as model families fill
+it, several calls, no call) and the seeded written corpus (:mod:`tests.tasks.answer_corpus`, condition
+``corpus``: its replies answer no run's condition). Every label was given by a human
 grader reading the reply against its gold before the reader ran, and falls in one of four classes: *correct*
 (answered, credited), *wrong* (answered, no credit), *hedge* and *no answer* (refused, cut, unparsed, unlocated,
 truncated, blocked).
@@ -17,7 +19,7 @@ wrong answers <= 0.5 %; the command exits 1 when the pooled figures miss them.
 (:mod:`evals.judge`) and prints how often its reading matches the human label and how often it credits a hedge or
 a wrong answer; the measurement is stored for the run to print (:func:`evals.judge.store_agreement`).
 
-    python -m tests.tasks.agreement [--sets real,styled,corpus] [--judge provider/name] [--failures N]
+    python -m tests.tasks.agreement [--sets real,styled,structured,corpus] [--judge provider/name] [--failures N]
 """
 
 from __future__ import annotations
