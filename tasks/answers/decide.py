@@ -90,13 +90,14 @@ def extract(text: str, find: Callable[[str], Parsed[T]], *, prompt: str | None =
               or _rejecting_sentence(answer.text))
     if unsure or not _only_answer(text, answer):  # bold commits over a last line that only states
         lead = _emphasised(raw, text, find, prompt, later or find, marks)
-        if lead is not None:
-            return lead.model_copy(update={"raw": raw})
+        if lead is not None and not (plain and parsed.status == lead.status == "answered"
+                                     and not agree(lead.value, parsed.value) and not _RELATIVE.search(answer.text)):
+            return lead.model_copy(update={"raw": raw})  # (a last line stating another value is the later word)
     if parsed.status == "hedged" and plain:  # a whole line hedged only by comparing: its first clause commits
         got = _first(text, first_bare(text), find, prompt, later or find, marks, compares=True)
         if got is not None and got.status == "answered":
             return got.model_copy(update={"raw": raw})
-    if parsed.status == "hedged" and not plain and not _remark(answer, parsed):
+    if parsed.status == "hedged" and not _remark(answer, parsed):  # a hedge stays one, wherever it stands
         return parsed.model_copy(update={"raw": raw})
     if unsure and parsed.status in ("answered", "unparsed", "hedged"):
         for first in (first_bare(text), first_statement(text)):
@@ -109,6 +110,11 @@ def extract(text: str, find: Callable[[str], Parsed[T]], *, prompt: str | None =
     return parsed.model_copy(update={"raw": raw})
 
 
+_RELATIVE = re.compile(
+    r"\b(?:nearby|neighbou?ring|next to|adjacent|outskirts|just (?:north|south|east|west|outside)|"
+    r"\d+(?:\.\d+)?\s?(?:km|mi|miles|m)\s+(?:to the\s+)?(?:north|south|east|west|[NSEW]{1,3}\b))", re.IGNORECASE)
+"""Words that place something relative to the answer ("The nearby town of Angarsk lies about 40 km to the
+north-west"): a remark on the answer's neighbourhood, not a statement of another answer."""
 _COMPARES = re.compile(r"\b(?:versus|vs\.?|compared (?:with|to)|than|whereas|while)\b", re.IGNORECASE)
 
 
@@ -151,7 +157,7 @@ def _only_answer(text: str, answer: Answer) -> bool:
 
 
 _NAMES_SEVERAL = re.compile(r"\b(?:both|each|all (?:fit|match|work|qualify)|fits?|match(?:es)?|candidates?|equally|"
-                            r"same)\b", re.IGNORECASE)
+                            r"same|consistent|compatible|viable|remain\w*|qualif\w*)\b", re.IGNORECASE)
 
 
 _PROSE_VERB = re.compile(r"\b(?:is|are|was|were|lies?|sits?|falls?|seems?|remains?)\b", re.IGNORECASE)
@@ -159,12 +165,12 @@ _PROSE_VERB = re.compile(r"\b(?:is|are|was|were|lies?|sits?|falls?|seems?|remain
 
 def _remark(answer: Answer, parsed: Parsed) -> bool:
     """Whether a free reply's last line is a remark naming several values, not a hedge: a sentence of more than
-    :data:`ONLY_ANSWER_WORDS` words that reads as several answers but offers none of them ("Mexico, Peru and Costa
-    Rica are all far from it", "Minsk and Straubing are in Europe"; a list of options echoed is no sentence): no word that offers or weighs an alternative
-    ("or", "maybe", "both", "could"), none that leaves the answer open."""
+    :data:`ONLY_ANSWER_WORDS` words that reads as several answers and rejects them (:func:`rejects`: "Mexico, Peru
+    and Costa Rica are all far from it"; a list of options echoed is no sentence), with no word that offers or
+    weighs an alternative ("or", "maybe", "both", "could", "consistent"), none that leaves the answer open."""
     words = answer.text
     return (answer.source == "last_line" and parsed.status == "hedged" and len(words.split()) > ONLY_ANSWER_WORDS
-            and bool(_PROSE_VERB.search(words))
+            and bool(_PROSE_VERB.search(words)) and rejects(words)
             and not (_ALTERNATIVE.search(words) or ALTERNATIVE_CUE.search(words) or _HEDGE_PHRASE.search(words)
                      or _NAMES_SEVERAL.search(words)))
 

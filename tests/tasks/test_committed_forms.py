@@ -255,3 +255,18 @@ def test_a_table_with_a_row_not_asked_is_not_the_answer() -> None:
     text = "| | Decimal |\n|---|---|\n| Latitude | 40.790639 |\n| Longitude | -73.201778 |\n| Zone | 18T |\n\nDone."
     status, credited = _read(CONVERT, text)
     assert status != "answered" and not credited
+
+
+@pytest.mark.parametrize(("bold", "stated", "credited"), [
+    ("A) Guadalupe, Mexico", "C) Guadalupe, Colombia", True),
+    ("C) Guadalupe, Colombia", "D) Guadalupe, Costa Rica", False),
+])
+def test_a_last_line_stating_another_value_is_the_later_word_over_the_bold(bold: str, stated: str, credited: bool) -> None:
+    text = f"**{bold}** looked right at first.\n\nAfter checking the department, the match is {stated}."
+    assert _read(NAME, text) == ("answered", credited)
+
+
+@pytest.mark.parametrize("remark", ["The nearby town of Angarsk lies about 40 km to the north-west.",
+                                    "Angarsk is just north of it, on the same river."])
+def test_a_last_line_placing_a_neighbour_is_no_second_answer(remark: str) -> None:
+    assert _read(PLACE, f"I'd place this in **Irkutsk** (Russia).\n\n{remark}") == ("answered", True)
