@@ -28,7 +28,7 @@ REJECTED = re.compile(
     re.IGNORECASE)
 """Words by which a clause rejects what it names ("Mexico, Peru and Costa Rica are all far from it", "not **D**")."""
 _SUPPOSED = re.compile(r"\b(?:assum\w*|if|suppose|supposing|instead|whether)\b|\?", re.IGNORECASE)
-"""Words by which a clause supposes or asks about what it names ("if it were **B**", "is it **B**?")."""
+"""Words by which a sentence supposes or asks about what it names ("if it were 130°, **B**", "is it **B**?")."""
 MAX_SPANS = 24
 """Bold spans read per reply (the last ones)."""
 
@@ -40,12 +40,16 @@ def headings(raw: str) -> frozenset[str]:
     return frozenset(f for m in _HEADING_LINE.finditer(raw[-TAIL_CAP * 2:]) if (f := fold(m.group("text"))))
 
 
-def _clause(line: str, start: int, end: int) -> str:
+_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
+
+
+def _clause(line: str, start: int, end: int, ends: re.Pattern[str] = CLAUSE_END) -> str:
     """The clause of ``line`` around the span ``start:end`` (from the last clause end before it to the first
-    after it; the span itself is kept whole)."""
-    before = [m.end() for m in CLAUSE_END.finditer(line, 0, start)]
-    after = CLAUSE_END.search(line, end)
-    return line[before[-1] if before else 0: after.start() if after else len(line)]
+    after it, that end's mark included; the span itself is kept whole); with ``ends`` a sentence's ends, its
+    sentence."""
+    before = [m.end() for m in ends.finditer(line, 0, start)]
+    after = ends.search(line, end)
+    return line[before[-1] if before else 0: after.end() if after else len(line)]
 
 
 def _row_answer(line: str, prompt_words: frozenset[str]) -> str | None:
@@ -119,7 +123,8 @@ def emphasised(raw: str, prompt: str | None = None) -> tuple[Answer, ...]:
                 if span.endswith(":") or line[m.end():].lstrip().startswith(":"):
                     continue  # a bold label
                 clause = _clause(line, m.start(), m.end()).replace(m.group(0), " ")
-                if REJECTED.search(clause) or _SUPPOSED.search(clause):
+                sentence = _clause(line, m.start(), m.end(), _SENTENCE_END).replace(m.group(0), " ")
+                if REJECTED.search(clause) or _SUPPOSED.search(sentence):  # "if it were 130°, → **SE**"
                     continue
                 spans.append(span)
         needle = prepare(line).strip()

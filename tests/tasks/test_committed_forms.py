@@ -186,8 +186,10 @@ def test_an_emphasised_answer_followed_by_an_open_alternative_is_a_hedge(where: 
     (NAME, "Both **B) Guadalupe, Peru** and **C) Guadalupe, Colombia** lie near the equator.\n\nThe map is unclear."),
     (NAME, "Not **A) Guadalupe, Mexico**: it is far north.\n\nThe map is unclear."),
     (NAME, "**C**\n\nI first compared the towns, and computing the distances gives D."),
+    (DIRECTION, "→ **East (3)**?\n\nThe sector runs from 67.5° to 112.5°."),  # asked, not stated
+    (DIRECTION, "If the bearing were 110°, → **East (3)**.\n\nThe sector tables are standard."),  # supposed
 ])
-def test_emphasis_on_several_values_a_rejected_value_or_one_worked_away_from_commits_to_nothing(
+def test_emphasis_on_several_values_a_rejected_asked_or_supposed_value_or_one_worked_away_from_commits_to_nothing(
         where: str, text: str) -> None:
     assert _read(where, text)[1] is False and _read(where, text)[0] != "answered"
 
