@@ -136,8 +136,9 @@ def _first(text: str, first: Answer | None, find: Callable[[str], Parsed[T]], pr
     return got
 
 
-_SENTENCE_VERB = re.compile(r"\b(?:is|are|was|were|does|do|did|can|could|lies|sits|falls|contains?|has|have|would|"
-                            r"will)\b", re.IGNORECASE)
+_VERB = re.compile(r"\b(?:is|are|was|were|does|do|did|can|could|lies?|sits?|falls?|seems?|remains?|contains?|has|"
+                   r"have|would|will)\b", re.IGNORECASE)
+"""A verb: a line with one is a sentence, not a bare answer or a list of values."""
 
 
 def _rejecting_sentence(line: str) -> bool:
@@ -145,7 +146,7 @@ def _rejecting_sentence(line: str) -> bool:
     ("Region 1 does not contain it.", "Minsk is far away."): an earlier committed line is read first (an answer
     with a rejection beside it, "C (not D)", has no verb; a longer line is read as a statement, which rejects
     nothing; without an earlier commitment the line is read as before: "The trajectory is not normal.")."""
-    return len(line.split()) <= ONLY_ANSWER_WORDS and rejects(line) and bool(_SENTENCE_VERB.search(line))
+    return len(line.split()) <= ONLY_ANSWER_WORDS and rejects(line) and bool(_VERB.search(line))
 
 
 def _only_answer(text: str, answer: Answer) -> bool:
@@ -160,9 +161,6 @@ _NAMES_SEVERAL = re.compile(r"\b(?:both|each|all (?:fit|match|work|qualify)|fits
                             r"same|consistent|compatible|viable|remain\w*|qualif\w*)\b", re.IGNORECASE)
 
 
-_PROSE_VERB = re.compile(r"\b(?:is|are|was|were|lies?|sits?|falls?|seems?|remains?)\b", re.IGNORECASE)
-
-
 def _remark(answer: Answer, parsed: Parsed) -> bool:
     """Whether a free reply's last line is a remark naming several values, not a hedge: a sentence of more than
     :data:`ONLY_ANSWER_WORDS` words that reads as several answers and rejects them (:func:`rejects`: "Mexico, Peru
@@ -170,7 +168,7 @@ def _remark(answer: Answer, parsed: Parsed) -> bool:
     weighs an alternative ("or", "maybe", "both", "could", "consistent"), none that leaves the answer open."""
     words = answer.text
     return (answer.source == "last_line" and parsed.status == "hedged" and len(words.split()) > ONLY_ANSWER_WORDS
-            and bool(_PROSE_VERB.search(words)) and rejects(words)
+            and bool(_VERB.search(words)) and rejects(words)
             and not (_ALTERNATIVE.search(words) or ALTERNATIVE_CUE.search(words) or _HEDGE_PHRASE.search(words)
                      or _NAMES_SEVERAL.search(words)))
 
