@@ -9,7 +9,10 @@ Scoring policy (also in docs/scoring.md; statuses in :data:`tasks.records.Answer
    closing pleasantries dropped. Every family reads the prepared text.
 1. **Find the committed answer** (:func:`find_answer`): the last ``FINAL ANSWER:`` line; in completion style
    (the prompt ends in a stub such as ``Answer: Option (``) the reply's first line; in a free reply the last
-   line that commits ("the answer is ...", "Therefore ..."), else the last line. Never the first number of the
+   line that commits ("the answer is ...", "Therefore ..."), else the last line when it is only the answer or
+   states one; else the answer the reply puts in bold (:mod:`tasks.answers.emphasis`), a first sentence that is
+   only the answer and is followed by a remark (``first_bare``) or a stating first line; else ``unlocated``.
+   A line that only rejects what it names is no alternative, a heading no value. Never the first number of the
    reasoning.
 2. **One answer earns credit; several are a hedge.** An answer that commits to more than one candidate — two
    options, every option echoed, a list, a range ("1212–2424 km"), "X or Y", an alternative in brackets

@@ -8,11 +8,15 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from tasks.answers.emphasis import CLAUSE_END, REJECTED, emphasised, headings
 from tasks.answers.reply import number_words, prepare, split_reasoning
 from tasks.answers.text import (
+    ONLY_ANSWER_WORDS,
+    REASONING,
     Answer,
     final_answer_segments,
     find_answer,
+    first_bare,
     first_statement,
     fold,
     is_non_answer,
@@ -74,23 +78,147 @@ def extract(text: str, find: Callable[[str], Parsed[T]], *, prompt: str | None =
         if isinstance(raw, str) and split_reasoning(raw)[0]:
             return Parsed.failure(raw, "no answer after the reasoning (the reply ends inside its reasoning block)")
         return Parsed.failure(raw, "empty reply")
-    parsed = _read(text, answer, find, prompt, later or find)
-    if parsed.status in ("answered", "unparsed") and not located(text, answer):
-        first = first_statement(text) if answer.source == "last_line" else None
-        lead = _read(text, first, find, prompt, later or find) if first is not None else None
-        if lead is not None and lead.status == "answered":  # the answer first, the working after
-            return lead.model_copy(update={"raw": raw})
-        return Parsed.unlocated(raw, "no answer label, box or committed sentence; the last line "
-                                f"{answer.text[:60]!r} is not a commitment")
+    marks = headings(raw) if isinstance(raw, str) else frozenset()
+    parsed = _read(text, answer, find, prompt, later or find, marks)
+    if answer.source == "commit" and parsed.status == "unparsed" and not is_refusal(text):
+        answer = Answer(answer.text, "last_line", answer.end)  # a cue that commits to nothing ("so it is out")
+    elif answer.source != "last_line":
+        return parsed.model_copy(update={"raw": raw})
+    # a free reply: no label, box or committing cue
+    plain = located(text, answer) and not _remark(answer, parsed)
+    unsure = (not plain or parsed.status == "unparsed" or bool(ALTERNATIVE_CUE.search(answer.text))
+              or _rejecting_sentence(answer.text))
+    if unsure or not _only_answer(text, answer):  # bold commits over a last line that only states
+        lead = _emphasised(raw, text, find, prompt, later or find, marks)
+        if lead is not None and not (plain and parsed.status == lead.status == "answered"
+                                     and not agree(lead.value, parsed.value) and not _RELATIVE.search(answer.text)):
+            return lead.model_copy(update={"raw": raw})  # (a last line stating another value is the later word)
+    if parsed.status == "hedged" and plain:  # a whole line hedged only by comparing: its first clause commits
+        got = _first(text, first_bare(text), find, prompt, later or find, marks, compares=True)
+        if got is not None and got.status == "answered":
+            return got.model_copy(update={"raw": raw})
+    if parsed.status == "hedged" and not _remark(answer, parsed):  # a hedge stays one, wherever it stands
+        return parsed.model_copy(update={"raw": raw})
+    if unsure and parsed.status in ("answered", "unparsed", "hedged"):
+        for first in (first_bare(text), first_statement(text)):
+            got = _first(text, first, find, prompt, later or find, marks)
+            if got is not None and got.status in ("answered", "hedged"):  # the answer first, the rest after
+                return got.model_copy(update={"raw": raw})
+        if not plain:
+            return Parsed.unlocated(raw, "no answer label, box or committed sentence; the last line "
+                                    f"{answer.text[:60]!r} is not a commitment")
     return parsed.model_copy(update={"raw": raw})
 
 
+_RELATIVE = re.compile(
+    r"\b(?:nearby|neighbou?ring|next to|adjacent|outskirts|just (?:north|south|east|west|outside)|"
+    r"\d+(?:\.\d+)?\s?(?:km|mi|miles|m)\s+(?:to the\s+)?(?:north|south|east|west|[NSEW]{1,3}\b))", re.IGNORECASE)
+"""Words that place something relative to the answer ("The nearby town of Angarsk lies about 40 km to the
+north-west"): a remark on the answer's neighbourhood, not a statement of another answer."""
+_COMPARES = re.compile(r"\b(?:versus|vs\.?|compared (?:with|to)|than|whereas|while)\b", re.IGNORECASE)
+
+
+def _first(text: str, first: Answer | None, find: Callable[[str], Parsed[T]], prompt: str | None,
+           later: Callable[[str], Parsed[T]], marks: frozenset[str], *, compares: bool = False) -> Parsed[T] | None:
+    """A reply's first line or sentence read as its answer (:func:`first_bare`, :func:`first_statement`), or None
+    when there is none or the rest reasons its way to another value (:func:`worked_to_another`). With
+    ``compares``, only when the rest offers nothing once its comparing words ("versus", "than") are taken out."""
+    if first is None:
+        return None
+    if compares:
+        rest = _COMPARES.sub(" ", text[first.end:])
+        if (_ALTERNATIVE.search(rest) or ALTERNATIVE_CUE.search(rest) or UNCOMMITTED.search(rest)
+                or _HEDGE_PHRASE.search(rest)):
+            return None
+    got = _read(text, first, find, prompt, later, marks)
+    if got.status == "answered" and worked_to_another(text, first.end, later, got):
+        return None
+    return got
+
+
+_VERB = re.compile(r"\b(?:is|are|was|were|does|do|did|can|could|lies?|sits?|falls?|seems?|remains?|contains?|has|"
+                   r"have|would|will)\b", re.IGNORECASE)
+"""A verb: a line with one is a sentence, not a bare answer or a list of values."""
+
+
+def _rejecting_sentence(line: str) -> bool:
+    """Whether a short last line (read as only the answer for its length) is a sentence rejecting what it names
+    ("Region 1 does not contain it.", "Minsk is far away."): an earlier committed line is read first (an answer
+    with a rejection beside it, "C (not D)", has no verb; a longer line is read as a statement, which rejects
+    nothing; without an earlier commitment the line is read as before: "The trajectory is not normal.")."""
+    return len(line.split()) <= ONLY_ANSWER_WORDS and rejects(line) and bool(_VERB.search(line))
+
+
+def _only_answer(text: str, answer: Answer) -> bool:
+    """Whether a free reply's last line is only its answer: the reply is one line, or the line is at most
+    :data:`ONLY_ANSWER_WORDS` words. (A last line that reads no answer or offers one, "Or possibly D.", is
+    checked apart: the reply's first line or its bold answer is read first, and that line after it.)"""
+    lines = [ln for ln in text.strip().split("\n") if ln.strip(" \t*_`#>-")]
+    return len(lines) <= 1 or len(answer.text.split()) <= ONLY_ANSWER_WORDS
+
+
+_NAMES_SEVERAL = re.compile(r"\b(?:both|each|all (?:fit|match|work|qualify)|fits?|match(?:es)?|candidates?|equally|"
+                            r"same|consistent|compatible|viable|remain\w*|qualif\w*)\b", re.IGNORECASE)
+
+
+def _remark(answer: Answer, parsed: Parsed) -> bool:
+    """Whether a free reply's last line is a remark naming several values, not a hedge: a sentence of more than
+    :data:`ONLY_ANSWER_WORDS` words that reads as several answers and rejects them (:func:`rejects`: "Mexico, Peru
+    and Costa Rica are all far from it"; a list of options echoed is no sentence), with no word that offers or
+    weighs an alternative ("or", "maybe", "both", "could", "consistent"), none that leaves the answer open."""
+    words = answer.text
+    return (answer.source == "last_line" and parsed.status == "hedged" and len(words.split()) > ONLY_ANSWER_WORDS
+            and bool(_VERB.search(words)) and rejects(words)
+            and not (_ALTERNATIVE.search(words) or ALTERNATIVE_CUE.search(words) or _HEDGE_PHRASE.search(words)
+                     or _NAMES_SEVERAL.search(words)))
+
+
+def _emphasised(raw: object, text: str, find: Callable[[str], Parsed[T]], prompt: str | None,
+                later: Callable[[str], Parsed[T]], marks: frozenset[str]) -> Parsed[T] | None:
+    """The reply's emphasised answer (:func:`tasks.answers.emphasis.emphasised`) read like a committed one, when
+    every emphasised span that reads as an answer gives the same one; None otherwise (several emphasised values
+    commit to none of them)."""
+    if not isinstance(raw, str):
+        return None
+    spans = [(a, got) for a in emphasised(raw, prompt) if (got := find(a.text)).status == "answered"]
+    if not spans or len(distinct([got.value for _, got in spans], agree)) != 1:
+        return None
+    if worked_to_another(text, spans[-1][0].end, later, spans[-1][1]):
+        return None
+    got = _read(text, spans[-1][0], find, prompt, later, marks)
+    return got if got.status in ("answered", "hedged") else None
+
+
+def worked_to_another(text: str, end: int, find: Callable[[str], Parsed], whole: Parsed) -> bool:
+    """Whether working after an answer that ends at ``end`` reaches another value: a later line of reasoning
+    (:data:`tasks.answers.text.REASONING`: a computation, "since", "my first thought") that reads as a different
+    answer and does not reject it. An answer put first and then worked away from is no commitment (the working
+    may end anywhere)."""
+    for line in text[end: end + AFTER_CAP].split("\n")[:AFTER_LINES + 1]:
+        if not REASONING.search(line) or rejects(line):
+            continue
+        clauses = [c for c in CLAUSE_END.split(number_words(line)) if c.strip() and not _PARAMETER.search(c)]
+        got = find(", ".join(clauses)) if clauses else Parsed.failure(line, "only parameters")
+        if got.status == "unparsed":  # a sentence read clause by clause ("My first thought was A, since ...")
+            got = next((g for c in clauses if not _MATH.search(c)
+                        if (g := _read_piece(c, find)).status == "answered"), got)
+        if got.status == "answered" and not agree(got.value, whole.value, rel=1e-4):
+            return True
+    return False
+
+
+_MATH = re.compile(r"[=≈×÷√]")
+_PARAMETER = re.compile(r"\b(?:with|using|given|assum\w*|radius|taking)\b|\bR\s?=", re.IGNORECASE)
+"""A clause that gives a parameter ("with R = 6371 km", "using the mean radius"): its value is no answer reached."""
+
+
 def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: str | None,
-          later: Callable[[str], Parsed[T]]) -> Parsed[T]:
+          later: Callable[[str], Parsed[T]], marks: frozenset[str] = frozenset()) -> Parsed[T]:
     """:func:`extract` on a prepared reply whose committed answer was found."""
     where = {"final": "FINAL ANSWER line", "completion": "completion", "commit": "committed answer (no FINAL ANSWER "
              "line)", "last_line": "last line (no FINAL ANSWER line)",
-             "first_line": "first line, the working after it (no FINAL ANSWER line)"}[answer.source]
+             "first_line": "first line, the working after it (no FINAL ANSWER line)",
+             "emphasis": "answer in bold (no FINAL ANSWER line)"}[answer.source]
     if prompt is not None and is_placeholder_echo(answer.text, prompt):
         return Parsed.failure(text, f"the {where} repeats the prompt's placeholder: {answer.text[:60]!r}")
     if _HEDGE_PHRASE.search(answer.text) or (answer.end >= 0 and UNCOMMITTED.search(next_line(text, answer.end))):
@@ -114,7 +242,7 @@ def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: s
         if other is None and answer.source == "final" and parsed.status == "answered":
             other = _other_final(text, find, parsed)
         if other is None and parsed.status == "answered" and answer.end >= 0:
-            other = later_alternative(text, answer, later, parsed)
+            other = later_alternative(text, answer, later, parsed, headings=marks)
         if other is not None:
             return Parsed.hedged(text, f"{other} ({where})")
     reason = f"{parsed.reason} ({where})" if parsed.reason else None
@@ -126,11 +254,13 @@ UNCOMMITTED = re.compile(
     r"\b(?:plus or minus|give or take|not (?:sure|certain) (?:of|about|whether|if|which)|unsure (?:of|about|whether|"
     r"if|which)|torn between|low confidence|could (?:easily|just as well|also|equally) be|somewhere between|"
     r"(?:not|\w+n't|never) (?:be )?(?:out of the question|ruled out|excluded|impossible|unlikely|implausible)|"
-    r"(?:cannot|can't|can not|couldn't) (?:be )?(?:ruled out|excluded|dismissed))\b",
+    r"(?:cannot|can't|can not|couldn't) (?:be )?(?:ruled out|excluded|dismissed)|"
+    r"(?:hard|difficult|impossible|too early) to (?:rule out|exclude|dismiss))\b",
     re.IGNORECASE)
 """Words that leave the answer open ("3:42 PM, plus or minus an hour", "give or take", "N or S, I'm not sure of
 the hemisphere", "low confidence, could easily be D") and a rejection negated, which keeps the alternative open
-("C is not out of the question", "D can't be ruled out"): an answer with them is a hedge, whatever its value."""
+("C is not out of the question", "D can't be ruled out", "D is hard to exclude"): an answer with them is a hedge,
+whatever its value."""
 _HEDGE_PHRASE = re.compile(
     r"\b(?:are|is) (?:both|equally|also) (?:plausible|possible|likely|correct)\b|\b(?:all|any) of (?:the above|them|these)\b|"
     + UNCOMMITTED.pattern, re.IGNORECASE)
@@ -244,26 +374,49 @@ def _read_piece(text: str, find: Callable[[str], Parsed]) -> Parsed:
     return got
 
 
-def later_alternative(text: str, answer: Answer, find: Callable[[str], Parsed], whole: Parsed) -> str | None:
+_OFFERS = re.compile(
+    r"\b(?:or|either|maybe|perhaps|possibly|could|might|may|alternative(?:ly|s)?|second|backup|fallback|runner[- ]up|"
+    r"guess|probably|likely|torn|edit|actually|correction|on second thought|unless|depending|in case|if not|also|"
+    r"plausib\w*|possib\w*|(?:I'd|I would|I might|I could) (?:also )?(?:say|go with|pick|choose|consider))\b",
+    re.IGNORECASE)
+"""Words that offer an alternative even beside a rejection ("D is far, but it could easily be D")."""
+
+
+def rejects(line: str) -> bool:
+    """Whether a line only rejects what it names ("Mexico, Peru and Costa Rica are all far from it", "The others
+    are thousands of kilometres away", "Not D"): a rejecting word (:data:`REJECTED`), and, once the rejecting words
+    are taken out, no word that offers an alternative nor one that leaves the answer open."""
+    return (bool(REJECTED.search(line)) and not UNCOMMITTED.search(line)
+            and not _OFFERS.search(REJECTED.sub(" ", line)))
+
+
+def later_alternative(text: str, answer: Answer, find: Callable[[str], Parsed], whole: Parsed, *,
+                      headings: frozenset[str] = frozenset()) -> str | None:
     """Why the lines after the committed answer offer a second answer, or None. A later line gives another
     value of the answer's kind and offers it (a word that offers or weighs an alternative: "second choice",
     "alternatively", "if DST applies", "could also be"), labels it an answer ("Alternative answer: ...", a
     second "Answer: ..."), or is only that value; numbers written in words count. The committed answer
-    disowning its value ("..., which I believe is wrong") is no commitment either. A line that explains why
-    another option is wrong is no alternative."""
+    disowning its value ("..., which I believe is wrong") is no commitment either. A line that only rejects what
+    it names (:func:`rejects`: "C is ruled out", "The others are far away") is no alternative, even under a
+    heading that announces other options; a markdown heading (``headings``, folded) is never a value by itself.
+    The rest of the answer's own line is read first (an answer that ends mid-line: its first sentence, its bold
+    span), for an offered value only (its words continue the answer's sentence)."""
     rest = text[answer.end: answer.end + AFTER_CAP]
     line_end = rest.find("\n")
     if DISOWNED.search(answer.text + " " + (rest if line_end < 0 else rest[:line_end])):
         return f"the answer disowns its value: {answer.text[:80]!r}"
     pending = False  # a line that offers an alternative without one ("### Another possibility"): read the next
-    for line in [ln.strip(" \t*_>-•") for ln in rest.split("\n")[1:AFTER_LINES + 1]]:
+    for k, line in enumerate([ln.strip(" \t*_>-•") for ln in rest.split("\n")[:AFTER_LINES + 1]]):
         if not line or not any(ch.isalnum() for ch in line):
             continue
         worded = number_words(line)
+        if rejects(worded):
+            pending = False
+            continue
         cue = ALTERNATIVE_CUE.search(worded)
         label = _ANSWER_LABEL.match(worded)
         labelled = label is not None and _LABEL_WORDS.search(label.group("label")) is not None
-        bare = len(worded.split()) <= 4 and not _EXPLAINS.search(worded)
+        bare = k > 0 and len(worded.split()) <= 4 and not _EXPLAINS.search(worded) and fold(line) not in headings
         offered, pending = bool(cue or labelled or pending), False
         if not (offered or bare):
             continue

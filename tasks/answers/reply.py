@@ -331,6 +331,34 @@ def _place_of(obj: dict[str, object]) -> list[object]:
     return [", ".join(p for p in parts if isinstance(p, str))] if parts[0] else []
 
 
+_RECORD_LINE = re.compile(r"^[ \t]{0,8}(?:[-*+•][ \t]+)?(?P<key>city|town|name|place|region|state|province|admin1|"
+                          r"country)[ \t]*[:=][ \t]*(?P<value>[^\n:]{1,80}?)[ \t.]*$", re.IGNORECASE)
+
+
+def unrecord(text: str) -> str:
+    """A place written as labelled lines, one part a line ("City: Irkutsk", "Region: Irkutsk Oblast", "Country:
+    Russia", bulleted or not), written as its FINAL ANSWER line, as the same record in JSON is (:func:`unjson`);
+    a name alone is no record."""
+    if ":" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        j = k
+        while j < len(lines) and _RECORD_LINE.match(lines[j]):
+            j += 1
+        record = {m.group("key").lower(): m.group("value") for ln in lines[k:j] if (m := _RECORD_LINE.match(ln))}
+        place = _place_of(dict(record)) if len(record) >= 2 else []
+        if place:
+            out.append(f"FINAL ANSWER: {place[0]}")
+            k = j
+        else:
+            out.append(lines[k])
+            k += 1
+    return "\n".join(out)
+
+
 def unjson(text: str) -> str:
     """JSON objects with an answer field (``{"answer": ...}``, ``{"final_answer": ...}``) written as a FINAL
     ANSWER line, and a field offering another answer (``"alternative"``, ``"second_choice"``) as a line after
@@ -488,7 +516,7 @@ PREPARE_CAP = 8_000
 @lru_cache(maxsize=8_192)
 def prepare(text: str) -> str:
     """The answer text of a reply, ready for extraction (see the module docstring): reasoning taken apart,
-    JSON answers, LaTeX and markdown unwrapped, thousands separators unified, committing labels written as
+    JSON answers and place records, LaTeX and markdown unwrapped, thousands separators unified, committing labels written as
     ``FINAL ANSWER:`` lines and closing pleasantries dropped. A reply that is all reasoning gives ``""``."""
     if not isinstance(text, str):
         return ""
@@ -498,7 +526,7 @@ def prepare(text: str) -> str:
         answer = answer[:PREPARE_CAP] + "\n\n" + answer[-PREPARE_CAP:]
     t = untag(unjson(ungeo(answer)))
     t = unlatex(mark_boxed(t))
-    t = unmarkdown(t)
+    t = unrecord(unmarkdown(t))
     t = unify_numbers(t)
     t = trim_pleasantries(supersede(mark_answers(t)))
     return _weak_labels(t)

@@ -187,7 +187,7 @@ class Answer:
     """The text a reply commits to as its answer, and where it was found."""
 
     text: str
-    source: Literal["final", "completion", "commit", "last_line", "first_line"]
+    source: Literal["final", "completion", "commit", "last_line", "first_line", "emphasis"]
     end: int = -1
     """Where the answer ends in the reply (what follows may offer a second answer); -1 when not known."""
 
@@ -266,6 +266,38 @@ def first_statement(text: str) -> Answer | None:
     if not sep or len(line.split()) <= ONLY_ANSWER_WORDS or not states(line):
         return None
     return Answer(line, "first_line", len(text) - len(body) + len(first))
+
+
+COMPUTATION = re.compile(r"[=≈×÷√]|\b(?:calculat\w*|comput\w*|formula|haversine|sin|cos|tan|atan2?)\b", re.IGNORECASE)
+"""Signs of working: a computation, a formula."""
+REASONING = re.compile(COMPUTATION.pattern + r"|\b(?:because|since|so|therefore|thus|hence|first|then|next|step|"
+                       r"initially|thought|assum\w*)\b", re.IGNORECASE)
+"""Signs of reasoning: working, a because, a first thought."""
+
+
+_DASH = re.compile(r"\s[—–-]\s")
+
+
+def first_bare(text: str) -> Answer | None:
+    """The answer of a reply whose first sentence (or its part before a spaced dash) is only the answer (at most
+    :data:`ONLY_ANSWER_WORDS` words, not a question, nothing rejected or assumed: "Irkutsk, in Irkutsk Oblast,
+    Russia.", "C — Guadalupe, Colombia.") and whose rest holds no working (:data:`COMPUTATION`, which may end
+    anywhere): the reply commits to it unless its rest reasons its way to another value (the caller checks). None
+    otherwise, and for a reply that is only that sentence (its last line reads it). What follows is still read
+    for a second answer (``Answer.end``)."""
+    body = text.lstrip()
+    first = body.split("\n", 1)[0][:SEGMENT_CAP]
+    cut = _SENTENCE.search(first)
+    head = first[:cut.start()] if cut else first
+    dash = _DASH.search(head)
+    if dash is not None and len(head.split()) > ONLY_ANSWER_WORDS:  # "C) Guadalupe, Colombia — the point is ..."
+        head = head[:dash.start()]
+    rest = body[len(head):]
+    line = _tidy(head).rstrip(" .")
+    if (not rest.strip() or not line or len(line.split()) > ONLY_ANSWER_WORDS or line.endswith("?")
+            or _REJECTS.search(line) or COMPUTATION.search(rest[:TAIL_CAP])):
+        return None
+    return Answer(line, "first_line", len(text) - len(body) + len(head))
 
 
 def commit_block(text: str) -> str:

@@ -27,10 +27,10 @@ which under pytest may be another module object than the one running the test)."
 
 def calls() -> list[str]:
     return importlib.import_module("tests.evals.test_judge").CALLS  # type: ignore[no-any-return]
-BOLD_MID = ("I used the haversine formula with R = 6371 km and got **13,670 km** between them.\n\nThe points lie on "
-            "different continents, one in New Jersey and one in Tamil Nadu.")
-"""The answer in bold inside a sentence that gives its method, then a remark: no label, box or committed
-sentence, so the rules leave it unlocated."""
+MID_SENTENCE = ("I used the haversine formula with R = 6371 km and got 13,670 km between them.\n\nThe points lie on "
+                "different continents, one in New Jersey and one in Tamil Nadu.")
+"""The answer inside a sentence that gives its method, then a remark: no label, box, bold answer or committed
+sentence, so the rules leave it unlocated. (The same reply with the answer in bold commits: the rules read it.)"""
 
 
 def _distance_sample() -> Sample:
@@ -59,13 +59,13 @@ def _locate(judge: str, reply: str):  # type: ignore[no-untyped-def]
     return verdict, task, sample
 
 
-def test_the_rules_leave_the_bold_mid_sentence_reply_unlocated() -> None:
+def test_the_rules_leave_the_mid_sentence_reply_unlocated() -> None:
     task, sample = get_task("gpsbench.distance"), _distance_sample()
-    assert task.parse(BOLD_MID, sample).status == "unlocated"
+    assert task.parse(MID_SENTENCE, sample).status == "unlocated"
 
 
 def test_a_judge_that_locates_the_answer_is_read_and_scored_by_the_task() -> None:
-    verdict, task, sample = _locate("right", BOLD_MID)
+    verdict, task, sample = _locate("right", MID_SENTENCE)
     assert verdict.reading.verdict == "answer" and verdict.parsed is not None
     assert verdict.parsed.value == pytest.approx(13670.0)
     assert task.score(verdict.parsed, sample).correct
@@ -73,7 +73,7 @@ def test_a_judge_that_locates_the_answer_is_read_and_scored_by_the_task() -> Non
 
 @pytest.mark.parametrize(("judge", "verdict"), [("none", "none"), ("hedge", "hedge"), ("two", "unread")])
 def test_none_hedge_and_a_hedging_judge_reply_locate_nothing(judge: str, verdict: str) -> None:
-    got, _, _ = _locate(judge, BOLD_MID)
+    got, _, _ = _locate(judge, MID_SENTENCE)
     assert got.reading.verdict == verdict and got.parsed is None
 
 
@@ -87,7 +87,7 @@ def test_a_judge_never_credits_a_reply_that_leaves_its_answer_open() -> None:
 
 
 def _unlocated(messages: object, tools: list[str]) -> str:
-    return BOLD_MID.replace("13,670", "111.2")
+    return MID_SENTENCE.replace("13,670", "111.2")
 
 
 def _committed(messages: object, tools: list[str]) -> str:
@@ -127,7 +127,7 @@ def _refused(messages: object, tools: list[str]) -> str:
 
 
 def _cut(messages: object, tools: list[str]) -> AIMessage:
-    return AIMessage(BOLD_MID, response_metadata={"finish_reason": "length"})
+    return AIMessage(MID_SENTENCE, response_metadata={"finish_reason": "length"})
 
 
 @pytest.mark.parametrize(("policy", "status"), [("_committed", "answered"), ("_hedged", "hedged"),

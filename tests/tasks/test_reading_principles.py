@@ -24,8 +24,6 @@ def read_option(text: str) -> tuple[str, int | None]:
 @pytest.mark.parametrize("text", [
     # the answer first, then working that ends on another option
     "**C**\n\nI went through each city in turn.\nMy first thought was A, since the map was unclear.",
-    # a committed option in bold mid-paragraph, then a sentence listing the rejected options
-    "Looking at the map, **B) London** is my pick.\nOptions A, C and D are ruled out because they are inland.",
     # a last line that asks instead of stating
     "I compared the four cities at length.\nCould it be Berlin?",
     # a last line that assumes
@@ -41,6 +39,9 @@ def test_a_last_line_that_commits_to_nothing_is_unlocated_never_guessed(text: st
     ("I weighed the four cities.\n**C**", 2),  # a last line that is only the answer
     ("I weighed the four cities.\nThe city on the Seine is Paris.", 0),  # a stating sentence
     ("Some working.\nTherefore, the answer is D.", 3),  # a committing cue
+    # a committed option in bold mid-paragraph, then a sentence that rejects the other options (the options it
+    # names are no alternatives: the bold answer stands; it was read "unlocated" before the rejection principle)
+    ("Looking at the map, **B) London** is my pick.\nOptions A, C and D are ruled out because they are inland.", 1),
 ])
 def test_a_reply_that_commits_is_read(text: str, expected: int) -> None:
     assert read_option(text) == ("answered", expected)
