@@ -32,6 +32,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from agents.server_process import ServerProcess, _die_with_parent, free_port  # noqa: F401
 
@@ -124,19 +125,37 @@ def busy_cores(window_s: float = 1.0) -> float | None:
     return (os.cpu_count() or 1) * (1 - (idle1 - idle0) / (total1 - total0))
 
 
-def thread_policy(cores: int | None = None, load: float | None = None) -> tuple[int, str]:
-    """Threads for the embedded server and why: every core when fewer than :data:`FREE_LOAD` cores are busy at
-    start (``load``: :func:`busy_cores`, else the 1-minute load average; a quiet machine: all of its compute), else
-    :func:`default_threads` (others are working: a thread that loses its core would stall its siblings). Measured
-    in benchmarks/README.md, benchmark 8, and docs/first-run.md."""
+class ThreadPlan(NamedTuple):
+    """The embedded server's threads, why, and whether they may spin while they wait for each other."""
+
+    threads: int
+    why: str
+    spin: bool
+    """Between the steps of a token the threads spin briefly before they sleep (OpenMP's default wait policy) on a
+    quiet machine, and sleep at once (``OMP_WAIT_POLICY=PASSIVE``) on a busy one, where spinning would take the core
+    other work needs. Measured in benchmarks/README.md, benchmark 10: the brief spin writes a token in 78 ms alone
+    and 160 ms a step for four replies, sleeping at once 104 and 188 ms."""
+
+
+def thread_policy(cores: int | None = None, load: float | None = None, threads: int | None = None) -> ThreadPlan:
+    """Threads for the embedded server and why: ``threads`` when given (``--local-threads``), else every core when
+    fewer than :data:`FREE_LOAD` cores are busy at start (``load``: :func:`busy_cores`, else the 1-minute load
+    average; a quiet machine: all of its compute), else :func:`default_threads` (others are working: a thread that
+    loses its core would stall its siblings). The threads spin briefly between steps only on a quiet machine and
+    no more of them than cores. Measured in benchmarks/README.md, benchmarks 8 and 10, and docs/first-run.md."""
     cores = cores or os.cpu_count() or 1
     if load is None:
         load = busy_cores()
     if load is None:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float(cores)
-    if load < FREE_LOAD:
-        return cores, f"all {cores} cores, {load:.2f} busy at start"
-    return default_threads(cores), f"half of {cores} cores, {load:.2f} busy at start"
+    quiet = load < FREE_LOAD
+    busy = f"{load:.2f} busy at start"
+    if threads:
+        spin = quiet and threads <= cores
+        return ThreadPlan(threads, f"--local-threads, {busy}{', spinning between steps' * spin}", spin)
+    if quiet:
+        return ThreadPlan(cores, f"all {cores} cores, {busy}, spinning between steps", True)
+    return ThreadPlan(default_threads(cores), f"half of {cores} cores, {busy}", False)
 
 
 class ModelIntegrityError(RuntimeError):
@@ -298,12 +317,15 @@ class LocalModelServer(ServerProcess):
 
     def __init__(self, name: str = DEFAULT_LOCAL_MODEL, *, slots: int | None = None,
                  ctx_per_slot: int = DEFAULT_CTX_PER_SLOT, threads: int | None = None, log_path: Path | None = None,
-                 startup_timeout_s: float = 300.0, extra_args: Sequence[str] = ()) -> None:
+                 startup_timeout_s: float = 300.0, extra_args: Sequence[str] = (), spin: bool | None = None) -> None:
         super().__init__(log_path=log_path, startup_timeout_s=startup_timeout_s)
         self.name = name
         self.slots = slots or default_slots()
         self.ctx_per_slot = ctx_per_slot
-        self.threads = threads or thread_policy()[0]
+        if threads is None or spin is None:
+            plan = thread_policy(threads=threads)
+            threads, spin = plan.threads, plan.spin if spin is None else spin
+        self.threads, self.spin = threads, spin
         self.extra_args = list(extra_args)
 
     def start(self) -> LocalModelServer:
@@ -314,8 +336,9 @@ class LocalModelServer(ServerProcess):
             print(f"warning: {warning}", file=sys.stderr)
         model = ensure_model_file(self.name)
         self.port = free_port()
-        # OpenMP threads sleep between steps instead of spinning (they would take the core other work needs)
-        env = {"OMP_WAIT_POLICY": "PASSIVE", **os.environ}
+        # on a busy machine OpenMP threads sleep between steps at once instead of spinning (they would take the core
+        # other work needs); OMP_WAIT_POLICY set by the user wins
+        env = {**({} if self.spin else {"OMP_WAIT_POLICY": "PASSIVE"}), **os.environ}
         self._launch([sys.executable, "-m", "agents.llama_server", "--model", str(model), "--port", str(self.port),
                       "--slots", str(self.slots), "--ctx-per-slot", str(self.ctx_per_slot),
                       "--threads", str(self.threads), *self.extra_args], env=env)

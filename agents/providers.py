@@ -332,11 +332,13 @@ class Local(OpenAICompatible):
         )
 
         slots = slots or default_slots()
-        threads, why = (threads, "--local-threads") if threads else thread_policy()
-        say(f"starting the embedded model server ({slots} slots, {threads} thread{'s' * (threads != 1)}: {why}) …")
+        plan = thread_policy(threads=threads)
+        say(f"starting the embedded model server ({slots} slots, {plan.threads} thread{'s' * (plan.threads != 1)}: "
+            f"{plan.why}) …")
         with ExitStack() as stack:
             try:
-                server = stack.enter_context(LocalModelServer(name, slots=slots, threads=threads, log_path=log_path))
+                server = stack.enter_context(LocalModelServer(name, slots=slots, threads=plan.threads,
+                                                              log_path=log_path, spin=plan.spin))
             except (LocalModelUnavailable, ModelIntegrityError, ValueError) as exc:
                 raise ServerUnavailable(str(exc)) from None
             yield Served(server.base_url, watch=server.watch)

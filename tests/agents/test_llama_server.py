@@ -2,7 +2,7 @@
 
 import json
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 from unittest.mock import patch
 
 import pytest
@@ -153,11 +153,41 @@ def test_slots_and_threads_follow_the_cores() -> None:
 def test_a_quiet_machine_gets_every_core_and_a_busy_one_half() -> None:
     from agents.local_model import thread_policy
 
-    assert thread_policy(2, 0.1) == (2, "all 2 cores, 0.10 busy at start")
-    assert thread_policy(2, 0.5) == (1, "half of 2 cores, 0.50 busy at start")
+    assert thread_policy(2, 0.1) == (2, "all 2 cores, 0.10 busy at start, spinning between steps", True)
+    assert thread_policy(2, 0.5) == (1, "half of 2 cores, 0.50 busy at start", False)
     assert thread_policy(2, 6.8)[0] == 1
     assert thread_policy(16, 0.49)[0] == 16 and thread_policy(16, 3.0)[0] == 8
     assert thread_policy(1, 2.0)[0] == 1  # never none
+
+
+def test_threads_spin_between_steps_only_on_a_quiet_machine_and_never_beyond_its_cores() -> None:
+    from agents.local_model import thread_policy
+
+    assert thread_policy(2, 0.2, threads=2) == (2, "--local-threads, 0.20 busy at start, spinning between steps",
+                                                True)
+    assert thread_policy(2, 0.2, threads=4).spin is False  # more threads than cores: one always waits for a core
+    assert thread_policy(2, 1.3, threads=2) == (2, "--local-threads, 1.30 busy at start", False)
+    assert thread_policy(2, 1.3).spin is False
+
+
+@pytest.mark.parametrize(("spin", "user", "expected"), [(False, None, "PASSIVE"), (True, None, None),
+                                                       (True, "PASSIVE", "PASSIVE"), (False, "ACTIVE", "ACTIVE")])
+def test_the_wait_policy_reaches_the_server_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, spin: bool,
+                                                    user: str | None, expected: str | None) -> None:
+    import agents.local_model as lm
+
+    launched: dict[str, Any] = {}
+    monkeypatch.setattr(lm, "ensure_model_file", lambda name: tmp_path / "model.gguf")
+    monkeypatch.setattr(lm, "check_build", lambda: None)
+    monkeypatch.setattr(lm.importlib.util, "find_spec", lambda name: object())
+    monkeypatch.setattr(lm.LocalModelServer, "_launch", lambda self, argv, env: launched.update(argv=argv, env=env))
+    if user is None:
+        monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    else:
+        monkeypatch.setenv("OMP_WAIT_POLICY", user)
+    lm.LocalModelServer(slots=2, threads=2, spin=spin).start()
+    assert launched["env"].get("OMP_WAIT_POLICY") == expected  # a user's own setting always wins
+    assert launched["argv"][launched["argv"].index("--threads") + 1] == "2"
 
 
 def test_local_threads_reach_the_server_and_only_for_local_models(tmp_path: Path) -> None:
@@ -183,7 +213,9 @@ def test_local_threads_reach_the_server_and_only_for_local_models(tmp_path: Path
                                        tool_call_parser=None, say=said.append, slots=3, threads=2)):
         pass
     assert (started[0].slots, started[0].threads) == (3, 2)
-    assert said == ["starting the embedded model server (3 slots, 2 threads: --local-threads) …"]
+    assert len(said) == 1
+    assert said[0].startswith("starting the embedded model server (3 slots, 2 threads: --local-threads, ")
+    assert started[0].spin == ("spinning between steps" in said[0])  # the reason printed is the plan the server got
 
 
 def test_the_reinstall_command_names_the_pinned_runtime() -> None:
