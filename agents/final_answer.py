@@ -4,6 +4,8 @@ executed; the agent stops at the call and the arguments are read from the trace 
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable
 from typing import Any, Literal, get_args
 
@@ -17,6 +19,7 @@ AnswerChannel = Literal["text", "structured"]
 typed ``final_answer`` tool call (``structured``)."""
 ANSWER_CHANNELS: tuple[AnswerChannel, ...] = get_args(AnswerChannel)
 FINAL_ANSWER = "final_answer"
+FENCE = re.compile(r"\A```(?:json)?\s*\n?(.*?)\n?```\Z", re.DOTALL)
 STRUCTURED_NOTE = (f"Give your final answer by calling the {FINAL_ANSWER} tool once, with the answer in its "
                    "arguments; the answer is read only from that call.")
 """The system note of every condition under the structured channel (the same in each, so pairs stay fair)."""
@@ -39,14 +42,19 @@ def final_call(trace: list[TraceEvent]) -> tuple[dict[str, Any] | list[dict[str,
     (:func:`final_answer_args`)."""
     last = next((e for e in reversed(trace) if isinstance(e, ModelCallEvent)), None)
     out = (last.message_out or {}) if last is not None else {}
-    return final_answer_args(out.get("tool_calls") or (), out.get("invalid_tool_calls") or ())
+    content = out.get("content")
+    return final_answer_args(out.get("tool_calls") or (), out.get("invalid_tool_calls") or (),
+                             content if isinstance(content, str) else "")
 
 
-def final_answer_args(tool_calls: Iterable[dict[str, Any]], invalid_tool_calls: Iterable[dict[str, Any]] = ()
-                      ) -> tuple[dict[str, Any] | list[dict[str, Any]] | None, str]:
+def final_answer_args(tool_calls: Iterable[dict[str, Any]], invalid_tool_calls: Iterable[dict[str, Any]] = (),
+                      content: str = "") -> tuple[dict[str, Any] | list[dict[str, Any]] | None, str]:
     """The arguments of one reply's ``final_answer`` calls (LangChain's ``tool_calls`` dicts); a list of them when
     the reply made several with different answers (a hedge: ``working`` aside); None, with why, when there are
-    none (no call, or arguments that are not a JSON object)."""
+    none (no call, or arguments that are not a JSON object). A reply with no call whose whole text ``content`` is
+    one JSON object (fenced or not) gives that object, as a provider's JSON mode does: it is the answer only if
+    it validates against the answer's schema (:func:`tasks.answer_kinds.read_structured`), so prose, a list or
+    another tool's call echoed stays unlocated."""
     answers: list[dict[str, Any]] = []
     for call in tool_calls:
         if call.get("name") == FINAL_ANSWER:
@@ -60,7 +68,21 @@ def final_answer_args(tool_calls: Iterable[dict[str, Any]], invalid_tool_calls: 
     for bad in invalid_tool_calls:
         if bad.get("name") == FINAL_ANSWER:
             return None, f"{FINAL_ANSWER} arguments are not valid JSON: {str(bad.get('args'))[:200]}"
+    if (whole := _whole_json_object(content)) is not None:
+        return whole, ""
     return None, f"the reply never called {FINAL_ANSWER}"
+
+
+def _whole_json_object(content: str) -> dict[str, Any] | None:
+    """``content`` as a JSON object when that is all it is (a Markdown code fence around it allowed)."""
+    text = FENCE.sub(r"\1", content.strip()).strip()
+    if not text.startswith("{"):
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _answer_part(args: dict[str, Any]) -> dict[str, Any]:

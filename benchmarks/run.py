@@ -7,6 +7,7 @@
     python benchmarks/run.py memory        # 5. memory of a 100k-sample scripted run
     python benchmarks/run.py prompts       # 7. tools-condition prompt tokens, full vs lean tools [--runs A B]
     python benchmarks/run.py threads       # 8. the job with 1/2 threads × 2/4/8 slots, quiet and busy
+    python benchmarks/run.py wait          # 10. llama.cpp threads sleeping at once vs spinning between steps
     python benchmarks/run.py all --json benchmarks/results.json
 
 Every figure is measured within one invocation (ratios, medians), so a noisy shared machine shifts both sides.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 import time
@@ -31,8 +33,9 @@ import memory  # noqa: E402
 import overhead  # noqa: E402
 import prompts  # noqa: E402
 import threads  # noqa: E402
+import wait_policy  # noqa: E402
 
-BENCHMARKS = ("overhead", "concurrency", "generation", "local", "memory", "prompts", "threads")
+BENCHMARKS = ("overhead", "concurrency", "generation", "local", "memory", "prompts", "threads", "wait")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--limit", type=int, default=8, help="samples per task")
             s.add_argument("--answer-tokens", type=int, default=48, help="--max-tokens of the job")
             s.add_argument("--conditions", default="intrinsic", help="the job's --condition")
+        if name in ("wait", "all"):
+            s.add_argument("--wait-threads", type=int, default=os.cpu_count() or 1, help="llama.cpp threads")
+            s.add_argument("--tokens", type=int, default=60, help="tokens each reply writes")
+            s.add_argument("--rounds", type=int, default=2, help="rounds over the three policies")
         if name in ("memory", "all"):
             s.add_argument("--sizes", default="10000,30000,100000")
             s.add_argument("--gather-sizes", default="10000,30000",
@@ -90,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         memory.memory_child(args.n, args.runner)
         return 0
     figures: dict[str, object] = {"machine": {"python": platform.python_version(), "platform": platform.platform(),
-                                              "cpus": __import__("os").cpu_count()},
+                                              "cpus": os.cpu_count()},
                                   "command": " ".join(["python benchmarks/run.py", *(argv or sys.argv[1:])])}
     todo = BENCHMARKS if args.cmd == "all" else (args.cmd,)
     for name in todo:
@@ -107,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         elif name == "threads":
             out = threads.run(args.thread_counts, args.slot_counts, args.neighbours, args.tasks, args.limit,
                               args.answer_tokens, args.conditions)
+        elif name == "wait":
+            out = wait_policy.run(args.wait_threads, args.tokens, args.rounds)
         elif name == "prompts":
             out = prompts.run(runs=tuple(args.runs) if args.runs else None)
         else:

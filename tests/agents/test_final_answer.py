@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel
 
@@ -87,3 +88,42 @@ def test_several_final_answer_calls_with_different_answers_are_a_list_and_the_sa
                                            (FINAL_ANSWER, {"working": "b", "value": 157.0}))])
     res = asyncio.run(answer_intrinsic(same, PROMPT, final_tool=TOOL))
     assert final_call(res.trace) == ({"working": "a", "value": 157.0}, "")
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ('{"option": "4"}', {"option": "4"}),  # the 1.5B embedded model's tools-condition reply, verbatim
+    ('```json\n{"value": 157.2}\n```', {"value": 157.2}),
+    ('  {"working": "haversine", "value": 157.2}\n', {"working": "haversine", "value": 157.2}),
+])
+def test_a_reply_that_is_only_a_json_object_gives_it_as_the_arguments(reply: str, expected: dict) -> None:
+    res = asyncio.run(answer_intrinsic(ScriptedChatModel(script=[reply]), PROMPT, final_tool=TOOL))
+    assert final_call(res.trace) == (expected, "")
+
+
+@pytest.mark.parametrize("reply", [
+    'The answer is {"value": 157.2}',  # prose around it: the JSON is not the whole reply
+    '{"value": 157.2}\nor maybe 203 km',
+    '[{"value": 157.2}]',  # a list, not one object
+    '{"value": 157.2',  # not JSON
+    "FINAL ANSWER: 157 km",
+])
+def test_a_reply_that_is_more_or_less_than_one_json_object_gives_none(reply: str) -> None:
+    res = asyncio.run(answer_intrinsic(ScriptedChatModel(script=[reply]), PROMPT, final_tool=TOOL))
+    assert final_call(res.trace) == (None, "the reply never called final_answer")
+
+
+def test_a_json_reply_is_the_answer_only_if_it_validates_against_the_schema() -> None:
+    from tasks import get_task
+    from tasks.answer_kinds import read_structured
+
+    task = get_task("stbench.direction.completion")
+    s = task.samples(limit=1)[0]
+    gold = str(s.target["option"])
+    args, why = final_call(asyncio.run(answer_intrinsic(
+        ScriptedChatModel(script=[f'{{"option": "{gold}"}}']), PROMPT, final_tool=TOOL)).trace)
+    assert task.score(read_structured(task, s, args, why), s).correct
+    echo = '{"name": "initial_bearing", "arguments": {"lat1": 1, "lon1": 2, "lat2": 3, "lon2": 4}}'
+    args, why = final_call(asyncio.run(answer_intrinsic(ScriptedChatModel(script=[echo]), PROMPT,
+                                                        final_tool=TOOL)).trace)
+    parsed = read_structured(task, s, args, why)
+    assert parsed.status == "unlocated" and "do not validate" in (parsed.reason or "")
