@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.final_answer import FINAL_ANSWER, final_answer_args
+from evals.runner import ENDED
 from tasks import get_task
 from tasks.answer_kinds import read_structured
 from tasks.records import Sample
@@ -63,7 +64,7 @@ class Labelled:
     text: str
     sample: Sample
     finish_reason: str | None = None
-    channel: str = "text"  # "structured": ``text`` is the reply's final_answer calls' arguments, a JSON list
+    channel: str = "text"  # "structured": ``text`` is JSON {"calls": [final_answer arguments...], "content": text}
 
     @property
     def family(self) -> str:
@@ -93,10 +94,12 @@ def _condition(name: str) -> str:
 
 def from_lines(set_name: str, lines: Iterable[dict[str, Any]]) -> list[Labelled]:
     """Labelled replies from JSON lines in the format of ``real_replies.jsonl``; a line with ``calls`` (and no
-    ``text``) is a structured-channel reply: the arguments of its ``final_answer`` calls, in order (none: [])."""
+    ``text``) is a structured-channel reply: the arguments of its ``final_answer`` calls, in order (none: []),
+    and the reply's text ``content`` (what JSON mode reads when there is no call)."""
     return [Labelled(set_name, line["key"], line["task"], _condition(line["condition"]),
                      line.get("model_family") or "unknown", label_class(line["status"], line["credited"]),
-                     line["text"] if "calls" not in line else json.dumps(line["calls"]),
+                     line["text"] if "calls" not in line else json.dumps({"calls": line["calls"],
+                                                                          "content": line.get("content", "")}),
                      Sample.model_validate(line["sample"]), line.get("finish_reason"),
                      "structured" if "calls" in line else "text")
             for line in lines]
@@ -131,8 +134,13 @@ def read(item: Labelled) -> Read:
     """The reply read as the runner reads it (the finish reason included; a structured reply's arguments through
     :func:`tasks.answer_kinds.read_structured`)."""
     if item.channel == "structured":
+        if item.finish_reason in ENDED:  # the way the call ended decides, as in the text channel
+            status, why = ENDED[item.finish_reason]
+            return Read(item, status, False, why)
         task = get_task(item.task)
-        args, why = final_answer_args({"name": FINAL_ANSWER, "args": a} for a in json.loads(item.text))
+        reply = json.loads(item.text)
+        args, why = final_answer_args(({"name": FINAL_ANSWER, "args": a} for a in reply["calls"]), (),
+                                      reply["content"])
         parsed = read_structured(task, item.sample, args, why)
         score = task.score(parsed, item.sample)
         return Read(item, parsed.status, bool(score.correct), parsed.reason or "")

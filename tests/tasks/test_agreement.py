@@ -112,3 +112,5 @@ def test_the_structured_set_meets_the_targets_over_every_answer_kind_and_label()
         "option", "quantity", "number", "coordinate", "time", "text"}
     assert all(figures.n[label] >= 3 for label in ("correct", "wrong", "hedge")) and figures.n["none"] >= 1
     assert {r.item.condition for r in structured} == {"intrinsic", "tools"}
+    real = [r for r in structured if r.item.key.startswith("real/")]  # the embedded model's own calls and JSON
+    assert len(real) >= 20 and {r.item.condition for r in real} == {"intrinsic", "tools"}
