@@ -297,10 +297,12 @@ them is a hedge, whatever its value."""
 _HEDGE_PHRASE = re.compile(
     r"\b(?:are|is) (?:both|equally|also) (?:plausible|possible|likely|correct)\b|\b(?:all|any) of (?:the above|them|these)\b|"
     + UNCOMMITTED.pattern, re.IGNORECASE)
+_FOREIGN_OFFERS = r"oder|ou|mais|aber|vielleicht|peut[- ]être|quizás?|tal vez|forse|oppure|sinon|sonst"
+"""Words that offer an alternative in the languages answers are read in (German, French, Spanish, Italian)."""
 _ALTERNATIVE = re.compile(
     r"\b(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|if not|though|although|vs\.?|versus|actually|"
-    r"correction|I mean|on second thought|(?:might|could)(?: \w+)? be|unless|in which case|but|between|torn|edit)\b|/",
-    re.IGNORECASE)
+    r"correction|I mean|on second thought|(?:might|could)(?: \w+)? be|unless|in which case|but|between|torn|edit|"
+    + _FOREIGN_OFFERS + r")\b|/", re.IGNORECASE)
 
 
 def next_line(text: str, end: int) -> str:
@@ -370,8 +372,8 @@ ALTERNATIVE_CUE = re.compile(
     r"probably|likely|also|another|else|instead|actually|correction|rather|on second thought|though|although|however|"
     r"unless|depending|daylight|DST|summer|winter|standard time|in case|runner[- ]up|fallback|guess|that said|"
     r"having said that|ruled? out|possib\w*|plausib\w*|close second|contender|"
-    r"(?:I'd|I would|I might|I could) (?:also )?(?:say|go with|pick|choose|consider))\b|\bif\b[^,\n]{1,80},",
-    re.IGNORECASE)
+    r"(?:I'd|I would|I might|I could) (?:also )?(?:say|go with|pick|choose|consider)|" + _FOREIGN_OFFERS
+    + r")\b|\bif\b[^,\n]{1,80},", re.IGNORECASE)
 """Words that offer or weigh a second answer on a line after the committed one, and a condition ("If the gaps hide
 stops, 2 becomes the better fit"): a value given under it is another candidate."""
 _ANSWER_LABEL = re.compile(
@@ -461,6 +463,8 @@ def later_alternative(text: str, answer: Answer, find: Callable[[str], Parsed], 
             got = _read_piece(worded[start:], find)
             if got.status != "unparsed":
                 break
+        if got.status == "unparsed" and cue and not labelled:  # the value before its cue: "P.S. C might also work"
+            got = _read_piece(worded[:cue.start()], find)
         if got.status == "answered" and not agree(got.value, whole.value, rel=1e-4):
             return f"a later line offers another answer: {line[:80]!r}"
         if got.status == "hedged" and offered:

@@ -374,7 +374,7 @@ _LABEL = re.compile(
     r"r[ée]ponse(?:[ \t]+finale)?|(?:endg[üu]ltige[ \t]+)?antwort|respuesta(?:[ \t]+final)?|"
     r"risposta(?:[ \t]+finale)?|最终答案|答案)"
     r"[ \t]*(?:\([^()\n]{0,40}\))?[ \t]*"
-    r"(?P<sep>[:：=]|[-–—](?=[ \t])|\bis\b[ \t]*:?|\bwould[ \t]+be\b[ \t]*:?|$)[ \t]*")
+    r"(?P<sep>[:：=]|→|⇒|=>|->|➜|[-–—](?=[ \t])|\bis\b[ \t]*:?|\bwould[ \t]+be\b[ \t]*:?|$)[ \t]*")
 """A label that commits: "Final answer:", "Answer -", "The final answer is", an "Answer" heading alone on its
 line (markdown already removed), at a line start."""
 _JSON_START = re.compile(r"(?m)^[ \t]{0,8}\{|\{\s*\"")

@@ -178,7 +178,15 @@ def last_line(text: str) -> str:
 _COMMIT = re.compile(
     r"\b(?:(?:my|the)\s)?(?:final\s|correct\s|best\s)?answer\s?(?:is|would be|:|=)\s?:?"
     r"|\b(?:therefore|thus|hence|so|overall|in summary|in conclusion|actually|correcting|corrected|"
-    r"correction|finally)\b,?:?", re.IGNORECASE)
+    r"correction|finally)\b,?:?|\bI(?:'d| would|'ll| will)\s(?:pick|choose|select|go with)\b"
+    r"|\b(?:la\s)?respuesta(?:\s(?:correcta|final))?\s(?:es|ser[ií]a)(?:\sla)?\b"
+    r"|\b(?:die\s)?(?:richtige\s|endg[üu]ltige\s)?antwort\s(?:ist|lautet)\b"
+    r"|\b(?:la\s)?(?:bonne\s)?r[ée]ponse(?:\s(?:correcte|finale))?\s(?:est|serait)(?:\sla)?\b"
+    r"|\b(?:la\s)?risposta(?:\s(?:corretta|finale))?\s(?:è|e)(?:\sla)?\b|(?:正确|最终)?答案(?:是|为|應為|应为)",
+    re.IGNORECASE)
+"""Words that commit a free reply to what follows them: "the answer is", "Therefore", "I'd pick", and the same
+sentences in Spanish, German, French, Italian and Chinese ("La respuesta correcta es", "Die richtige Antwort ist",
+"La bonne réponse est", "答案是")."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 

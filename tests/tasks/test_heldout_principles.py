@@ -338,3 +338,28 @@ def test_a_right_city_put_in_another_division_is_wrong_at_the_division_level() -
     assert read(task, f"FINAL ANSWER: {name}, {region}, United States", s) == ("answered", True)
     assert read(task, f"FINAL ANSWER: {name}, {other}, United States", s) == ("answered", False)
     assert read(task, f"FINAL ANSWER: {name}, United States", s) == ("answered", True)
+
+
+# ----------------------------------------------------------------------------- committing and offering in other words
+
+@pytest.mark.parametrize("form", [
+    "La respuesta correcta es la {a}.", "Die richtige Antwort ist {a}.", "La bonne réponse est la {a}.",
+    "正确答案是 {a}", "Some working.\nI would pick {a}.", "Answer ⇒ {a}", "Answer -> {a}",
+])
+@pytest.mark.parametrize("task", ["gpsbench.proximity", "stbench.direction", "gtr.motion_state"])
+def test_a_committing_sentence_or_arrow_label_in_any_of_the_read_languages_commits(task: str, form: str) -> None:
+    for s, right, wrong in right_and_wrong(task):
+        assert read(task, form.format(a=right), s) == ("answered", True)
+        assert read(task, form.format(a=wrong), s) == ("answered", False)
+
+
+@pytest.mark.parametrize("form", [
+    "Réponse : {a}, mais {b} est possible.", "Antwort: {a} (vielleicht {b})", "Antwort: {a} oder {b}",
+    "Respuesta: {a}, quizás {b}", "Answer: {a}\n\nP.S. {b} might also work.", "FINAL ANSWER: {a}\n\n{b} could also fit.",
+])
+@pytest.mark.parametrize("task", ["gpsbench.proximity", "stbench.direction", "gtr.motion_state"])
+def test_an_alternative_offered_in_any_of_the_read_languages_or_before_its_cue_is_a_hedge(task: str,
+                                                                                         form: str) -> None:
+    for s, right, wrong in right_and_wrong(task):
+        assert read(task, form.format(a=right, b=wrong), s) == ("hedged", False)
+        assert read(task, f"Answer: {right}\n\nP.S. the distance might also differ slightly.", s) == ("answered", True)
