@@ -549,3 +549,17 @@ def admin1_name(country_code: str, admin1_code: str) -> str | None:
     if sub is None:
         return None
     return re.sub(r"\s*\[.*?\]", "", str(sub.name)).strip()
+
+
+@cache
+def admin1_names(country_code: str) -> frozenset[str]:
+    """Names of a country's first-level divisions, where they can be named offline (:func:`admin1_name`: US, CH,
+    BE, ME and GB); empty for every other country."""
+    cc = _cc(country_code, "country_code")
+    if cc not in _ADMIN1_ISO:
+        return frozenset()
+    import pycountry
+
+    subs = pycountry.subdivisions.get(country_code=cc) or []
+    names = {re.sub(r"\s*\[.*?\]", "", str(s.name)).strip() for s in subs if getattr(s, "parent_code", None) is None}
+    return frozenset(names | {n for (c, _), n in _ADMIN1_NAMES.items() if c == cc})

@@ -45,6 +45,7 @@ from tasks.answers.choices import (
     option_labels,
     option_texts,
     yes_no,
+    yes_no_values,
 )
 from tasks.answers.coords import (
     Angle,
@@ -130,5 +131,5 @@ __all__ = [
     "extract", "final_answer_end", "final_answer_segment", "final_answer_segments", "find_angles", "find_answer", "find_phrase", "fold", "has_commit_cue", "is_formula",
     "is_non_answer", "is_placeholder_echo", "is_refusal", "last_line", "located", "numbers", "option", "option_labels", "option_texts",
     "pair_from_angles", "pairs", "placeholders", "prompt_numbers", "quantities", "quantity", "result_part",
-    "same_value", "single_angle", "to_float", "yes_no",
+    "same_value", "single_angle", "to_float", "yes_no", "yes_no_values",
 ]

@@ -23,7 +23,8 @@ _NAMED_LOWER = re.compile(r"\b(?:options?|choice|letter)\s?(?:is\s|:\s?)?(?:\(([
                           re.IGNORECASE)
 """A lower-case letter named as an option: "Option (b)", "option b" ending the answer."""
 _ORDINAL = re.compile(r"\b(?:options?|choice|answer)\s?(?:no\.?\s?|number\s|#)(\d{1,2})\b|#(\d{1,2})\b", re.IGNORECASE)
-"""An option by its position: "Option #2", "option number 2", "#2" (the second option, letters or numbers)."""
+"""An option by its number: "Option #2", "option number 2", "#2": the second option where options are lettered,
+the option labelled 2 where they are numbered (labels may start at 0)."""
 _START = re.compile(rf"^\(?({_LABEL})\)?(?:$|\s?[:)\-,;]|\s?\.(?!\d)|\s-|\s\(|"
                     r"\s(?:is|would be|should be)\s(?:the\s)?(?:correct|right|best|answer)\b)")
 _ARROW = re.compile(r"^\s?(?:→|⇒|=>|->|➜|➡)\s?")
@@ -84,8 +85,10 @@ def option_labels(segment: str, n: int, *, letters: bool = True, numbers: bool =
             k = idx((m.group(1) or m.group(2)).upper())
             if k is not None and all(p != m.start() for p, _ in found):
                 found.append((m.start(), k))
-    for m in _ORDINAL.finditer(s):
-        k = int(m.group(1) or m.group(2)) - 1
+    for m in _ORDINAL.finditer(s):  # numbered options: "option no. 2" names label 2; lettered: the second
+        num = m.group(1) or m.group(2)
+        k = idx(num) if numbers else int(num) - 1
+        k = -1 if k is None else k
         if 0 <= k < n and all(p != m.start() for p, _ in found):
             found.append((m.start(), k))
     found = list({p: (p, k) for p, k in found}.values())
@@ -128,13 +131,27 @@ def option(segment: str, aliases: Sequence[Sequence[str]], *, letters: bool = Tr
     return decide(segment, by_text, what="option")
 
 
-_YES_NO = {"yes": True, "no": False}
+_YES_NO = {"yes": True, "no": False, "true": True, "false": False, "oui": True, "non": False, "ja": True,
+           "nein": False, "sim": True, "nao": False}
+_YES_NO_FIRST = {"si": True}
+"""Words that say yes or no only as the answer's first word ("Sí", but "si" is also "if")."""
+_CJK = "\u3400-\u9fff"
+_CJK_YES_NO = re.compile(rf"(?<![{_CJK}])(不是|是的|是|否)(?![{_CJK}])")
+
+
+def yes_no_values(segment: str) -> list[bool]:
+    """Every whole-word yes (True) and no (False) in ``segment``, in English (also true/false), French, German,
+    Spanish, Italian, Portuguese or Chinese (oui/non, ja/nein, sí/no, sim/não, 是/否); "no" is not in "north"."""
+    words = fold(segment).split()
+    found = [_YES_NO[w] for w in words if w in _YES_NO]
+    if words and words[0] in _YES_NO_FIRST:
+        found.insert(0, _YES_NO_FIRST[words[0]])
+    return found + [m.group(1) in ("是", "是的") for m in _CJK_YES_NO.finditer(segment)]
 
 
 def yes_no(segment: str) -> Parsed[bool]:
-    """True for a whole-word yes, False for a whole-word no ("no" is not in "north"); both are hedged."""
-    words = [w for w in fold(segment).split() if w in _YES_NO]
-    return decide(segment, [_YES_NO[w] for w in words], what="yes/no")
+    """True for a whole-word yes, False for a whole-word no (:func:`yes_no_values`); both are hedged."""
+    return decide(segment, yes_no_values(segment), what="yes/no")
 
 
 DIRECTIONS_8: tuple[str, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -145,15 +162,46 @@ DIRECTION_NAMES: dict[str, str] = {
 _WORD_DIR = {"north": "N", "south": "S", "east": "E", "west": "W",
              "northeast": "NE", "northwest": "NW", "southeast": "SE", "southwest": "SW"}
 _DIAGONALS = ("northeast", "northwest", "southeast", "southwest")
-_ABBREV = re.compile(r"(?<![A-Za-z0-9°'\".])(NNE|ENE|ESE|SSE|SSW|WSW|WNW|NNW|NE|NW|SE|SW|N|E|S|W)(?![A-Za-z0-9'])")
+_ABBREV = re.compile(r"(?<![\w°'\".])(NNE|ENE|ESE|SSE|SSW|WSW|WNW|NNW|NE|NW|SE|SW|N|E|S|W)(?![\w'])")
 
 
 _LIST_SEP = re.compile(r"[,;/|()\[\]&+]|\s(?:or|and)\s", re.IGNORECASE)
 
 
+_FOREIGN_DIR = {
+    # German, Spanish, Portuguese, Italian and French words whose meaning is unambiguous
+    "norden": "north", "nord": "north", "suden": "south", "sud": "south", "osten": "east", "ost": "east",
+    "westen": "west", "nordosten": "northeast", "nordost": "northeast", "nordwesten": "northwest",
+    "nordwest": "northwest", "sudosten": "southeast", "sudost": "southeast", "sudwesten": "southwest",
+    "sudwest": "southwest", "norte": "north", "oeste": "west", "noreste": "northeast", "nordeste": "northeast",
+    "noroeste": "northwest", "sureste": "southeast", "sudeste": "southeast", "suroeste": "southwest",
+    "sudoeste": "southwest", "leste": "east", "ovest": "west", "ouest": "west", "nordest": "northeast",
+    "nordovest": "northwest", "sudest": "southeast", "sudovest": "southwest"}
+_FOREIGN_BARE = {"est": "east", "este": "east", "sur": "south"}
+"""Words that name a direction only after nord/sud ("nord-est") or as the whole answer ("Est", "al este"): "est"
+is also French "is", "este" Spanish "this", "sur" French "on"."""
+_GLUE = frozenset({"a", "al", "el", "l", "le", "la", "de", "du", "del", "the", "to", "direction", "direccion"})
+_CJK_DIR = re.compile(r"(?<![\u3400-\u9fff])正?(东北|西北|东南|西南|東北|東南|东|東|西|南|北)(?:方向|方|边|面|部)?"
+                      r"(?![\u3400-\u9fff])")
+_CJK_WORD = {"东北": "northeast", "西北": "northwest", "东南": "southeast", "西南": "southwest", "東北": "northeast",
+             "東南": "southeast", "东": "east", "東": "east", "西": "west", "南": "south", "北": "north"}
+
+
+def _english(words: list[str]) -> list[str]:
+    """Direction words of other languages as English ones (:data:`_FOREIGN_DIR`, :data:`_FOREIGN_BARE`)."""
+    out = [_FOREIGN_DIR.get(w, w) for w in words]
+    for i, w in enumerate(words):
+        if w in _FOREIGN_BARE and ((i and words[i - 1] in ("nord", "sud")) or all(
+                v in _GLUE for j, v in enumerate(words) if j != i)):
+            out[i] = _FOREIGN_BARE[w]
+    return out
+
+
 def _chunk_directions(chunk: str) -> list[str]:
-    """The directions named in one list item, 16-point ones as their abbreviation ("north-northeast" is NNE)."""
-    words = fold(chunk).split()
+    """The directions named in one list item, 16-point ones as their abbreviation ("north-northeast" is NNE), in
+    English, German, French, Spanish, Portuguese, Italian or Chinese ("Südosten", "nord-ouest", "noreste", "西")."""
+    chunk = _CJK_DIR.sub(lambda m: f" {_CJK_WORD[m.group(1)]} ", chunk)
+    words = _english(fold(re.sub(r"['’]", " ", chunk)).split())  # "l'est": the article apart
     found: list[str] = []
     i = 0
     while i < len(words):

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from tasks.answers.emphasis import CLAUSE_END, REJECTED, emphasised, headings
 from tasks.answers.reply import number_words, prepare, split_reasoning
 from tasks.answers.text import (
+    FINAL_RE,
     ONLY_ANSWER_WORDS,
     REASONING,
     Answer,
@@ -22,6 +23,7 @@ from tasks.answers.text import (
     is_non_answer,
     is_placeholder_echo,
     is_refusal,
+    last_match,
     located,
 )
 from tasks.records import Parsed
@@ -223,6 +225,8 @@ def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: s
         return Parsed.failure(text, f"the {where} repeats the prompt's placeholder: {answer.text[:60]!r}")
     if _HEDGE_PHRASE.search(answer.text) or (answer.end >= 0 and UNCOMMITTED.search(next_line(text, answer.end))):
         return Parsed.hedged(text, f"the {where} does not commit to one answer: {answer.text[:80]!r}")
+    if answer.source == "final" and (lead := _leading_hedge(text, answer, find)):
+        return Parsed.hedged(text, f"the line before the {where} leaves it open: {lead[:80]!r}")
     if is_non_answer(answer.text):
         return Parsed.refused(text, f"the reply declines to answer: {answer.text[:80]!r}")
     parsed = find(answer.text)
@@ -249,25 +253,56 @@ def _read(text: str, answer: Answer, find: Callable[[str], Parsed[T]], prompt: s
     return parsed.model_copy(update={"raw": text, "reason": reason})
 
 
+def _leading_hedge(text: str, answer: Answer, find: Callable[[str], Parsed[T]]) -> str | None:
+    """The line that introduces a FINAL ANSWER line, when it states that answer (or offers it beside another) and
+    leaves it open (:data:`UNCOMMITTED`: "117.3° E (plus or minus half a degree)", "I'll say 4, but 5 is nearly as
+    likely"); None otherwise, and for doubt about another value only ("A first pass gave 163°, give or take").
+    The sentence that gives the answer carries its hedge to the answer line."""
+    start = last_match(FINAL_RE, text[:answer.end]) if answer.end >= 0 else None
+    if start is None:
+        return None
+    head = text[:start.start()].rstrip(" \t\n*_>#-")
+    line = head[head.rfind("\n") + 1:] if head.strip() else ""
+    if not line.strip() or not UNCOMMITTED.search(line):
+        return None
+    got, mine = find(line), find(answer.text)
+    if got.status == "hedged" or (got.status == "answered" and mine.status == "answered"
+                                  and agree(got.value, mine.value)):
+        return line.strip()
+    if mine.status == "answered":  # the answer offered beside another: "I'll say 4, but 5 is nearly as likely"
+        values = [g.value for p in _ALTERNATIVE.split(line)[:9] if (g := _read_piece(p, find)).status == "answered"]
+        if any(agree(v, mine.value) for v in values) and any(not agree(v, mine.value) for v in values):
+            return line.strip()
+    return None
+
+
 _NEGATED = re.compile(r"\W*(?:it(?:'s| is) )?not\b\s*", re.IGNORECASE)
 UNCOMMITTED = re.compile(
     r"\b(?:plus or minus|give or take|not (?:sure|certain) (?:of|about|whether|if|which)|unsure (?:of|about|whether|"
     r"if|which)|torn between|low confidence|could (?:easily|just as well|also|equally) be|somewhere between|"
     r"(?:not|\w+n't|never) (?:be )?(?:out of the question|ruled out|excluded|impossible|unlikely|implausible)|"
     r"(?:cannot|can't|can not|couldn't) (?:be )?(?:ruled out|excluded|dismissed)|"
-    r"(?:hard|difficult|impossible|too early) to (?:rule out|exclude|dismiss))\b",
+    r"(?:hard|difficult|impossible|too early) to (?:rule out|exclude|dismiss)|"
+    r"(?:nearly|almost|just|equally|about) as (?:likely|plausible|probable|possible)|a close second|"
+    r"(?:I'd|I would|I) lean(?:ing)?|leaning (?:towards?|to)|"
+    r"(?:not|\w+n't) (?:sure|certain)(?=\s?(?:[),.;:!?]|$))|unsure(?=\s?(?:[),.;:!?]|$)))\b"
+    r"|\b\w+ or \w+\?|(?<![\d/.])[5-9][05] ?/ ?[1-5][05](?![\d/.])",
     re.IGNORECASE)
 """Words that leave the answer open ("3:42 PM, plus or minus an hour", "give or take", "N or S, I'm not sure of
-the hemisphere", "low confidence, could easily be D") and a rejection negated, which keeps the alternative open
-("C is not out of the question", "D can't be ruled out", "D is hard to exclude"): an answer with them is a hedge,
-whatever its value."""
+the hemisphere", "low confidence, could easily be D"), a rejection negated, which keeps the alternative open
+("C is not out of the question", "D can't be ruled out", "D is hard to exclude"), another candidate weighed
+against it ("5 is nearly as likely", "B is a close second"), a stated confidence short of commitment ("I'd lean
+anomalous", "60/40") and doubt written into the answer ("Zone 18 (north or south? not certain)"): an answer with
+them is a hedge, whatever its value."""
 _HEDGE_PHRASE = re.compile(
     r"\b(?:are|is) (?:both|equally|also) (?:plausible|possible|likely|correct)\b|\b(?:all|any) of (?:the above|them|these)\b|"
     + UNCOMMITTED.pattern, re.IGNORECASE)
+_FOREIGN_OFFERS = r"oder|ou|mais|aber|vielleicht|peut[- ]être|quizás?|tal vez|forse|oppure|sinon|sonst"
+"""Words that offer an alternative in the languages answers are read in (German, French, Spanish, Italian)."""
 _ALTERNATIVE = re.compile(
     r"\b(?:or|either|maybe|perhaps|possibly|alternatively|otherwise|if not|though|although|vs\.?|versus|actually|"
-    r"correction|I mean|on second thought|(?:might|could)(?: \w+)? be|unless|in which case|but|between|torn|edit)\b|/",
-    re.IGNORECASE)
+    r"correction|I mean|on second thought|(?:might|could)(?: \w+)? be|unless|in which case|but|between|torn|edit|"
+    + _FOREIGN_OFFERS + r")\b|/", re.IGNORECASE)
 
 
 def next_line(text: str, end: int) -> str:
@@ -337,8 +372,10 @@ ALTERNATIVE_CUE = re.compile(
     r"probably|likely|also|another|else|instead|actually|correction|rather|on second thought|though|although|however|"
     r"unless|depending|daylight|DST|summer|winter|standard time|in case|runner[- ]up|fallback|guess|that said|"
     r"having said that|ruled? out|possib\w*|plausib\w*|close second|contender|"
-    r"(?:I'd|I would|I might|I could) (?:also )?(?:say|go with|pick|choose|consider))\b", re.IGNORECASE)
-"""Words that offer or weigh a second answer on a line after the committed one."""
+    r"(?:I'd|I would|I might|I could) (?:also )?(?:say|go with|pick|choose|consider)|" + _FOREIGN_OFFERS
+    + r")\b|\bif\b[^,\n]{1,80},", re.IGNORECASE)
+"""Words that offer or weigh a second answer on a line after the committed one, and a condition ("If the gaps hide
+stops, 2 becomes the better fit"): a value given under it is another candidate."""
 _ANSWER_LABEL = re.compile(
     r"^[ \t]{0,8}(?:[-*•][ \t]*)?(?P<label>[A-Za-z][A-Za-z' -]{0,40}?)[ \t]*[:=][ \t]*\S")
 _LABEL_WORDS = re.compile(r"\b(?:answers?|choice|option|guess|pick|estimate|alternative|backup|second|candidate|"
@@ -426,6 +463,8 @@ def later_alternative(text: str, answer: Answer, find: Callable[[str], Parsed], 
             got = _read_piece(worded[start:], find)
             if got.status != "unparsed":
                 break
+        if got.status == "unparsed" and cue and not labelled:  # the value before its cue: "P.S. C might also work"
+            got = _read_piece(worded[:cue.start()], find)
         if got.status == "answered" and not agree(got.value, whole.value, rel=1e-4):
             return f"a later line offers another answer: {line[:80]!r}"
         if got.status == "hedged" and offered:

@@ -173,6 +173,72 @@ def _table_answers(text: str) -> str:
     return "".join(out)
 
 
+_TICK = "✓✔✅☑🗸"
+_CROSS = "✗✘❌✖❎☐"
+_MARK_CELL = re.compile(r"^(?:[" + _TICK + _CROSS + r"]\ufe0f?|yes|no|true|false|\[[ xX]\])$", re.IGNORECASE)
+_TICKED_CELL = re.compile(r"^(?:[" + _TICK + r"]\ufe0f?|yes|true|\[[xX]\])$", re.IGNORECASE)
+_MARKED_LINE = re.compile(r"^[ \t]{0,8}(?:[-*+•][ \t]+)?(?P<label>\(?(?:[A-Z]|\d{1,2})[).:]?)[ \t]+(?P<rest>[^\n]*)$")
+_SYMBOL = re.compile("[" + _TICK + _CROSS + "]")
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip().strip("*_` ") for c in row.strip().strip("|").split("|")]
+
+
+def _row_answer(cells: list[str]) -> str:
+    """A ticked row as an answer: its label and text ("A) Woodlawn, Canada"), or its text alone."""
+    cells = [c for c in cells if c]
+    if len(cells) > 1 and len(cells[0]) <= 3 and re.fullmatch(r"\(?[A-Za-z0-9]{1,2}[).]?", cells[0]):
+        return f"{cells[0].strip('().')}) {', '.join(cells[1:])}"
+    return ", ".join(cells)
+
+
+def _ticked(rows: list[list[str]]) -> str | None:
+    """The answer of a checklist (rows of cells, one column of marks): the one ticked row, or the ticked rows
+    joined by "or" (a hedge); None when the rows are no checklist or tick nothing."""
+    if len(rows) < 2:
+        return None
+    width = min(len(r) for r in rows)
+    for col in range(width - 1, -1, -1):
+        if all(_MARK_CELL.match(r[col]) for r in rows):
+            ticked = [r[:col] + r[col + 1:] for r in rows if _TICKED_CELL.match(r[col])]
+            return " or ".join(_row_answer(r) for r in ticked) or None
+    return None
+
+
+def unticked(text: str) -> str:
+    """A checklist commits to the row it ticks (read before emoji are dropped, in a reply with no answer label): a
+    markdown table with a column of marks (✓/✗, ✅/❌, yes/no, [x]/[ ]) in every row, or consecutive lines each
+    naming an option by its label with one mark symbol ("A ✗ (heading S)", "D ✓"). One ticked row is written
+    as a FINAL ANSWER line after the list; several ticked rows make a hedge; none, nothing."""
+    if not _SYMBOL.search(text) and "|" not in text or re.search(r"final\s{0,5}answer\s{0,5}[:：]", text, re.I):
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        j, rows = k, []
+        if _TABLE_ROW.match(lines[k]):
+            while j < len(lines) and _TABLE_ROW.match(lines[j]):
+                j += 1
+            rows = [_cells(ln) for ln in lines[k + 1:j] if not re.fullmatch(r"[\s:|-]*", ln)]
+        elif (m := _MARKED_LINE.match(lines[k])) and len(_SYMBOL.findall(m.group("rest"))) == 1:
+            while (j < len(lines) and (m := _MARKED_LINE.match(lines[j]))
+                   and len(_SYMBOL.findall(m.group("rest"))) == 1):
+                mark = _SYMBOL.search(m.group("rest"))
+                rows.append([m.group("label"), _SYMBOL.sub("", m.group("rest")).strip(" ()-—:,"),
+                             mark.group(0) if mark else ""])
+                j += 1
+        answer = _ticked(rows) if rows else None
+        if answer is None:
+            out.append(lines[k])
+            k += 1
+            continue
+        out += [*lines[k:j], f"FINAL ANSWER: {answer}"]
+        k = j
+    return "\n".join(out)
+
+
 _ANSWER_TAG = re.compile(r"<(?P<tag>final[_ ]?answer|answer)>(?P<body>[^<]{0,2000})</(?P=tag)>", re.IGNORECASE)
 _OTHER_TAG = re.compile(r"<(?P<tag>(?:alternative|second|backup|other)[\w]{0,20})>(?P<body>[^<]{0,2000})</(?P=tag)>",
                         re.IGNORECASE)
@@ -225,15 +291,38 @@ _GROUPED = (
     # 5.54 ×10³, 5.54 x 10^3, 5.54·10⁶: scientific notation written as 5.54e3
     (re.compile(r"(\d(?:\.\d+)?)[ \t]?[×x·*][ \t]?10[ \t]?(?:\^[ \t]?\{?[ \t]?(-?\d{1,2})\}?|([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2}))"),
      lambda m: f"{m.group(1)}e{m.group(2) or m.group(3).translate(_SUPERSCRIPT)}"),
+    # 43,567750 and -3,90279: a comma before four or more digits is a decimal comma (a thousands group has three)
+    (re.compile(r"(?<![\d.,])(\d{1,3}),(\d{4,})(?![\d.,])"), lambda m: f"{m.group(1)}.{m.group(2)}"),
+    # 5.3377e6, 2.424e+06, 5.54e3: scientific notation written out as a plain decimal
+    (re.compile(r"(?<![\w.])(\d+(?:\.\d+)?[eE][-+]?\d{1,2})(?![\w.])"), lambda m: _plain_decimal(float(m.group(1)))),
     # 5.54k km, 2.4M m: a thousands / millions suffix on a number before a unit
     (re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)([kKM])(?=[ \t]?(?:km|m|mi|miles?|metres?|meters?|kilomet\w*)\b)"),
      lambda m: f"{float(m.group(1)) * (1e3 if m.group(2) in 'kK' else 1e6):g}"),
 )
 
 
+def _plain_decimal(value: float) -> str:
+    """A float written in plain decimals (no exponent): 5337700, 0.0015."""
+    return f"{value:.9f}".rstrip("0").rstrip(".")
+
+
+_DOT_LOCALE = re.compile(
+    r"(?im)^[ \t]{0,8}(?:[-*+•][ \t]+)?(?:r[ée]ponse|antwort|ergebnis|respuesta|resultado|risposta|resposta|"
+    r"risultato)\b|(?<![\d.,])\d+,\d{1,2}(?![\d.,])[ \t]?(?:°|%|km\b|m\b|mi\b)")
+"""A reply written in a locale that groups thousands with dots: an answer label in French, German, Spanish,
+Italian or Portuguese, or a decimal comma before a unit (``320,3°``)."""
+_DOT_GROUPS = re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d{3})+)(?![\d.,])" + _UNIT_NEXT)
+
+
 def unify_numbers(text: str) -> str:
     """Thousands separators in any notation written the one way the extractors read: ``1.234,5``, ``1 234,5``,
-    ``1'234`` become ``1234.5`` / ``1234``; ambiguous forms (``1.234``, ``1,5``) are left as written."""
+    ``1'234`` become ``1234.5`` / ``1234``; a comma before four or more digits is a decimal comma; scientific
+    notation (``5.54 ×10³``, ``2.4e+06``, ``5.54k km``) is written out. A number's locale is read from its
+    form and the reply's language: ``7.786 km`` is 7786 km in a reply answered in Spanish, German, French,
+    Italian or Portuguese or one that writes decimal commas, and 7.786 km otherwise; other ambiguous forms
+    (``1,5``) are left as written."""
+    if _DOT_LOCALE.search(text):
+        text = _DOT_GROUPS.sub(lambda m: m.group(1).replace(".", ""), text)
     for rx, fix in _GROUPED:
         t = rx.sub(fix, text)
         text = t
@@ -285,7 +374,7 @@ _LABEL = re.compile(
     r"r[ée]ponse(?:[ \t]+finale)?|(?:endg[üu]ltige[ \t]+)?antwort|respuesta(?:[ \t]+final)?|"
     r"risposta(?:[ \t]+finale)?|最终答案|答案)"
     r"[ \t]*(?:\([^()\n]{0,40}\))?[ \t]*"
-    r"(?P<sep>[:：=]|[-–—](?=[ \t])|\bis\b[ \t]*:?|\bwould[ \t]+be\b[ \t]*:?|$)[ \t]*")
+    r"(?P<sep>[:：=]|→|⇒|=>|->|➜|[-–—](?=[ \t])|\bis\b[ \t]*:?|\bwould[ \t]+be\b[ \t]*:?|$)[ \t]*")
 """A label that commits: "Final answer:", "Answer -", "The final answer is", an "Answer" heading alone on its
 line (markdown already removed), at a line start."""
 _JSON_START = re.compile(r"(?m)^[ \t]{0,8}\{|\{\s*\"")
@@ -309,12 +398,19 @@ _GEOJSON_POINT = re.compile(rf"\{{[^{{}}]{{0,200}}\"coordinates\"[ \t]?:[ \t]?\[
                             r"(?:[ \t]?,[ \t]?-?[\d.]+)?[ \t]?\][^{}]{0,200}\}")
 
 
+_CRS_CODE = re.compile(r"\b(?:SRID|EPSG|CRS)[ \t]?[:=][ \t]?\d{2,6}(?:[ \t]?;|[ \t]*[—–:-](?=[ \t]))?", re.IGNORECASE)
+_DATUM = re.compile(r"\b(WGS|NAD|ETRS)[ \t-](?=\d{2}\b)", re.IGNORECASE)
+
+
 def ungeo(text: str) -> str:
-    """A coordinate notation read in its own axis order: WKT ``POINT(lon lat)`` and a GeoJSON point
-    (``"coordinates": [lon, lat]``) written as "latitude LAT, longitude LON" (labels fix the order)."""
-    if "POINT" not in text.upper() and "coordinates" not in text:
-        return text
-    t = _WKT_POINT.sub(lambda m: f"latitude {m.group(2)}, longitude {m.group(1)}", text)
+    """A coordinate notation read in its own axis order: WKT ``POINT(lon lat)`` (EWKT's ``SRID=4326;`` prefix
+    included) and a GeoJSON point (``"coordinates": [lon, lat]``, a Feature's geometry too) written as
+    "latitude LAT, longitude LON" (labels fix the order). A reference system's code (``SRID=4326``,
+    ``EPSG:4326``, the 84 of ``WGS 84``) names the notation, never a value: it is taken off."""
+    t = _DATUM.sub(r"\1", _CRS_CODE.sub("", text))
+    if "POINT" not in t.upper() and "coordinates" not in t:
+        return t
+    t = _WKT_POINT.sub(lambda m: f"latitude {m.group(2)}, longitude {m.group(1)}", t)
     return _GEOJSON_POINT.sub(lambda m: f"latitude {m.group(2)}, longitude {m.group(1)}", t)
 
 
@@ -359,10 +455,38 @@ def unrecord(text: str) -> str:
     return "\n".join(out)
 
 
+_KEY_UNIT = re.compile(r"^(?P<name>.*?)[ _-]?(?P<unit>km2|sq_?km|km|metres|meters|m|mi|miles|deg|degrees|s|sec|"
+                       r"seconds|mps|m_s|h|hours)$", re.IGNORECASE)
+_UNIT_WORD = {"km2": " km²", "sqkm": " km²", "sq_km": " km²", "km": " km", "metres": " m", "meters": " m", "m": " m",
+              "mi": " mi", "miles": " mi", "deg": "°", "degrees": "°", "s": " s", "sec": " s", "seconds": " s",
+              "mps": " m/s", "m_s": " m/s", "h": " h", "hours": " h"}
+_ANGLE_KEY = re.compile(r"bearing|azimuth|heading|course", re.IGNORECASE)
+
+
+def _measured(obj: dict[str, object]) -> str | None:
+    """A flat JSON record of measured values (a tool's result echoed, ``{"initial_bearing": 319.15, "compass":
+    "NW"}``, ``{"distance_km": 7785.7}``) as text whose units come from the keys: "initial bearing: 319.15°,
+    compass: NW". None for a record with no unit in its keys, or with nested values (a tool call)."""
+    if not obj or any(isinstance(v, (dict, list)) for v in obj.values()):
+        return None
+    parts, units = [], 0
+    for key, value in obj.items():
+        k = str(key).strip()
+        m = _KEY_UNIT.match(k) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+        unit = _UNIT_WORD.get(m.group("unit").lower(), "") if m and m.group("name") else ""
+        unit = unit or ("°" if isinstance(value, (int, float)) and _ANGLE_KEY.search(k) else "")
+        name = (m.group("name") if m and unit and m.group("name") else k).replace("_", " ")
+        units += bool(unit)
+        parts.append(f"{name}: {_json_value(value)}{unit}")
+    return ", ".join(parts) if units else None
+
+
 def unjson(text: str) -> str:
     """JSON objects with an answer field (``{"answer": ...}``, ``{"final_answer": ...}``) written as a FINAL
     ANSWER line, and a field offering another answer (``"alternative"``, ``"second_choice"``) as a line after
-    it; other fields (confidence, reasoning) are dropped. Objects that are no valid JSON are left as written."""
+    it; other fields (confidence, reasoning) are dropped. A record of measured values whose keys name their
+    units is written as text with the units (:func:`_measured`). Objects that are no valid JSON are left as
+    written."""
     if "{" not in text:
         return text
     decoder = json.JSONDecoder()
@@ -382,6 +506,10 @@ def unjson(text: str) -> str:
             continue
         main = [v for k, v in obj.items() if _ANSWER_KEYS.match(str(k).strip())] or _place_of(obj)
         others = [v for k, v in obj.items() if _OTHER_KEYS.search(str(k)) and not _ANSWER_KEYS.match(str(k))]
+        if not main and (measured := _measured(obj)):
+            out += [text[pos:start], measured]
+            pos = end
+            continue
         if not main:
             continue
         lines = [f"FINAL ANSWER: {_json_value(main[-1])}"]
@@ -506,7 +634,10 @@ def supersede(text: str) -> str:
     return head + lead + "FINAL ANSWER: " + text[last.end():]
 
 
-_SPECIAL_TOKEN = re.compile(r"<\|[A-Za-z_]{1,30}\|>")
+_SPECIAL_TOKEN = re.compile(r"<\|[A-Za-z_]{1,30}\|>|<｜[^｜<>\n]{1,40}｜>|</?s>|<(?:eos|bos|pad|end_of_turn|start_of_turn)>|"
+                            r"\[/?INST\]")
+"""A chat template's control token (``<|return|>``, ``<|eot_id|>``, ``</s>``, ``<end_of_turn>``, DeepSeek's
+``<｜end▁of▁sentence｜>``, ``[/INST]``): no text of the answer."""
 
 
 PREPARE_CAP = 8_000
@@ -524,7 +655,7 @@ def prepare(text: str) -> str:
     answer = _SPECIAL_TOKEN.sub(" ", shorten_digits(answer))  # chat-template tokens ("C<|return|>")
     if len(answer) > 2 * PREPARE_CAP:  # the answer is at the end (a completion's at the start)
         answer = answer[:PREPARE_CAP] + "\n\n" + answer[-PREPARE_CAP:]
-    t = untag(unjson(ungeo(answer)))
+    t = untag(unjson(ungeo(unticked(answer))))
     t = unlatex(mark_boxed(t))
     t = unrecord(unmarkdown(t))
     t = unify_numbers(t)

@@ -178,7 +178,15 @@ def last_line(text: str) -> str:
 _COMMIT = re.compile(
     r"\b(?:(?:my|the)\s)?(?:final\s|correct\s|best\s)?answer\s?(?:is|would be|:|=)\s?:?"
     r"|\b(?:therefore|thus|hence|so|overall|in summary|in conclusion|actually|correcting|corrected|"
-    r"correction|finally)\b,?:?", re.IGNORECASE)
+    r"correction|finally)\b,?:?|\bI(?:'d| would|'ll| will)\s(?:pick|choose|select|go with)\b"
+    r"|\b(?:la\s)?respuesta(?:\s(?:correcta|final))?\s(?:es|ser[ií]a)(?:\sla)?\b"
+    r"|\b(?:die\s)?(?:richtige\s|endg[üu]ltige\s)?antwort\s(?:ist|lautet)\b"
+    r"|\b(?:la\s)?(?:bonne\s)?r[ée]ponse(?:\s(?:correcte|finale))?\s(?:est|serait)(?:\sla)?\b"
+    r"|\b(?:la\s)?risposta(?:\s(?:corretta|finale))?\s(?:è|e)(?:\sla)?\b|(?:正确|最终)?答案(?:是|为|應為|应为)",
+    re.IGNORECASE)
+"""Words that commit a free reply to what follows them: "the answer is", "Therefore", "I'd pick", and the same
+sentences in Spanish, German, French, Italian and Chinese ("La respuesta correcta es", "Die richtige Antwort ist",
+"La bonne réponse est", "答案是")."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
@@ -234,15 +242,23 @@ _REJECTS = re.compile(r"\b(?:not|no|never|wrong|incorrect|ruled? out|eliminat\w*
                       r"assum\w*|given|radius|using|with)\b|\?$", re.IGNORECASE)
 
 
+_OPTION_ITEM = re.compile(r"^[ \t]{0,8}(?:[-*•+][ \t]+)?(?:\(?[A-Z]\)|[A-Z][.:]|\(\d{1,2}\))[ \t]+\S")
+"""A line that lists an option by its label ("A) heading NW", "(3) East"): the last of several such lines is one
+item of a list (the options echoed), not an answer the reply commits to."""
+
+
 def located(text: str, answer: Answer) -> bool:
     """Whether a free reply's last line is an answer the reply commits to (scoring policy rule 1): the reply is
     only that line, the line is only the answer (at most :data:`ONLY_ANSWER_WORDS` words), or the line states
-    a value ("The distance is 2,424 km.") without rejecting, assuming or asking. Any other last line is no
-    commitment: the answer is ``unlocated``, never guessed from the last line in sight."""
+    a value ("The distance is 2,424 km.") without rejecting, assuming or asking, and is not the last of several
+    lines listing options by label (:data:`_OPTION_ITEM`). Any other last line is no commitment: the answer is
+    ``unlocated``, never guessed from the last line in sight."""
     if answer.source != "last_line":
         return True
     lines = [ln for ln in text.strip().split("\n") if ln.strip(" \t*_`#>-")]
     if answer.text.rstrip().endswith("?") and len(lines) > 1:  # a question commits to nothing
+        return False
+    if len(lines) > 1 and all(_OPTION_ITEM.match(ln) for ln in lines[-2:]):  # the last item of a listed set
         return False
     return len(lines) <= 1 or len(answer.text.split()) <= ONLY_ANSWER_WORDS or states(answer.text)
 

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import ClassVar, TypedDict
 
-from geocore.gazetteer import City, admin1_name, country_code, find_city
+from geocore.gazetteer import City, admin1_name, admin1_names, country_code, find_city
 from tasks.answers import decide, extract, fold, is_refusal
 from tasks.base import shared_stream
 from tasks.examples import Replies
@@ -223,8 +223,20 @@ class PlaceAssociationTask(GpsTask[PlaceTarget, list[str]]):
         city_ok = fold(parts[0]) in names and not other_country
         country_ok = city_ok or t["country_code"] in countries.values()
         # the division is read within the answer's own country: a same-named place elsewhere is no credit
-        admin1_ok = city_ok or (not other_country and self._admin1_named(place_parts, t))
+        # a right city name put in another division of the country is another place at the division level
+        admin1_ok = not self._other_admin1(place_parts[1:], t) and (
+            city_ok or (not other_country and self._admin1_named(place_parts, t)))
         return {"city": city_ok, "admin1": admin1_ok, "country": country_ok}
+
+    @staticmethod
+    def _other_admin1(parts: list[str], t: PlaceTarget) -> bool:
+        """Whether a part of the answer after the city names a first-level division of the gold's country other
+        than the gold's ("Cumberland, Maryland" for Cumberland, Rhode Island); only where divisions are named."""
+        wanted = fold(t["admin1_name"]) if t.get("admin1_name") else None
+        if not wanted:
+            return False
+        others = {fold(n) for n in admin1_names(t["country_code"])} - {wanted}
+        return any(fold(p) in others for p in parts)
 
     @staticmethod
     def _admin1_named(parts: list[str], t: PlaceTarget) -> bool:

@@ -33,7 +33,17 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Literal, TypedDict, TypeVar
 
 from geocore.sphere import EARTH_RADIUS_KM, central_angle
-from tasks.answers import Answer, clean, coordinate_pair, decide, extract, find_answer, fold, option
+from tasks.answers import (
+    Answer,
+    clean,
+    coordinate_pair,
+    decide,
+    extract,
+    find_answer,
+    fold,
+    option,
+    yes_no_values,
+)
 from tasks.records import Parsed
 
 Options = Sequence[tuple[int, str]]
@@ -129,15 +139,13 @@ def parse_option(text: str, options: Options, aliases: Mapping[int, Sequence[str
 # ----------------------------------------------------------------------------- two-way answers
 
 _NEGATORS = frozenset({"not", "no", "isnt", "without", "never"})
-_YES_NO = {"yes": "yes", "no": "no", "true": "yes", "false": "no"}
 _ANOMALY = {"anomalous": "anomalous", "anomaly": "anomalous", "abnormal": "anomalous", "anomalously": "anomalous",
             "detour": "anomalous", "normal": "normal"}
 _FLIP = {"anomalous": "normal", "normal": "anomalous"}
 
 
 def _yes_no(segment: str) -> Parsed[str]:
-    words = [_YES_NO[w] for w in fold(segment).split() if w in _YES_NO]
-    return decide(segment, words, what="yes/no")
+    return decide(segment, ["yes" if v else "no" for v in yes_no_values(segment)], what="yes/no")
 
 
 def _anomaly(segment: str) -> Parsed[str]:

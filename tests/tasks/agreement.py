@@ -1,12 +1,14 @@
 """The reader's agreement with the project's labelled sets, per task family, condition and model family.
 
-Four labelled sets: the embedded models' real replies (:mod:`tests.tasks.real_replies`,
+Five labelled sets: the embedded models' real replies (:mod:`tests.tasks.real_replies`,
 ``real_replies.jsonl``), replies written by hand as model families write them in both conditions
 (``styled_replies.jsonl``: GPT markdown, Claude prose with the answer first, Gemini headings, Qwen/DeepSeek
 ``<think>`` blocks, the tools condition's JSON echoes and tool-result restatements), the structured channel's
 ``final_answer`` calls (``structured_replies.jsonl``: each answer kind's schema filled as model families fill
 it, several calls, no call) and the seeded written corpus (:mod:`tests.tasks.answer_corpus`, condition
-``corpus``: its replies answer no run's condition). Every label was given by a human
+``corpus``: its replies answer no run's condition) and a held-out set (``heldout_replies.jsonl``: replies in forms
+the reader was not built against, labelled and committed before the reader first read them, so its first reading
+estimates how the reader generalises; docs/scoring.md keeps that first figure). Every label was given by a human
 grader reading the reply against its gold before the reader ran, and falls in one of four classes: *correct*
 (answered, credited), *wrong* (answered, no credit), *hedge* and *no answer* (refused, cut, unparsed, unlocated,
 truncated, blocked).
@@ -19,7 +21,7 @@ wrong answers <= 0.5 %; the command exits 1 when the pooled figures miss them.
 (:mod:`evals.judge`) and prints how often its reading matches the human label and how often it credits a hedge or
 a wrong answer; the measurement is stored for the run to print (:func:`evals.judge.store_agreement`).
 
-    python -m tests.tasks.agreement [--sets real,styled,structured,corpus] [--judge provider/name] [--failures N]
+    python -m tests.tasks.agreement [--sets real,styled,structured,corpus,heldout] [--judge provider/name] [--failures N]
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ from tests.tasks.adversarial import task_samples
 HERE = Path(__file__).resolve().parent
 STYLED_REPLIES = HERE / "styled_replies.jsonl"
 STRUCTURED_REPLIES = HERE / "structured_replies.jsonl"
-SETS = ("real", "styled", "structured", "corpus")
+HELDOUT_REPLIES = HERE / "heldout_replies.jsonl"
+SETS = ("real", "styled", "structured", "corpus", "heldout")
 CREDITED_MIN = 0.99
 LEAK_MAX = 0.005
 CLASSES = ("correct", "wrong", "hedge", "none")
@@ -127,6 +130,8 @@ def load_sets(names: Sequence[str] = SETS, *, corpus_every: int = 1) -> list[Lab
         out += from_lines("structured", real_replies.load(STRUCTURED_REPLIES))
     if "corpus" in names:
         out += corpus_items(corpus_every)
+    if "heldout" in names:
+        out += from_lines("heldout", real_replies.load(HELDOUT_REPLIES))
     return out
 
 
