@@ -67,7 +67,12 @@ class Labelled:
     text: str
     sample: Sample
     finish_reason: str | None = None
-    channel: str = "text"  # "structured": ``text`` is JSON {"calls": [final_answer arguments...], "content": text}
+    calls: tuple[dict[str, Any], ...] | None = None
+    """A structured-channel reply's ``final_answer`` arguments, in order (``text`` is its content); None: text."""
+
+    @property
+    def channel(self) -> str:
+        return "text" if self.calls is None else "structured"
 
     @property
     def family(self) -> str:
@@ -101,10 +106,9 @@ def from_lines(set_name: str, lines: Iterable[dict[str, Any]]) -> list[Labelled]
     and the reply's text ``content`` (what JSON mode reads when there is no call)."""
     return [Labelled(set_name, line["key"], line["task"], _condition(line["condition"]),
                      line.get("model_family") or "unknown", label_class(line["status"], line["credited"]),
-                     line["text"] if "calls" not in line else json.dumps({"calls": line["calls"],
-                                                                          "content": line.get("content", "")}),
+                     line["text"] if "calls" not in line else line.get("content", ""),
                      Sample.model_validate(line["sample"]), line.get("finish_reason"),
-                     "structured" if "calls" in line else "text")
+                     None if "calls" not in line else tuple(line["calls"]))
             for line in lines]
 
 
@@ -138,14 +142,12 @@ def load_sets(names: Sequence[str] = SETS, *, corpus_every: int = 1) -> list[Lab
 def read(item: Labelled) -> Read:
     """The reply read as the runner reads it (the finish reason included; a structured reply's arguments through
     :func:`tasks.answer_kinds.read_structured`)."""
-    if item.channel == "structured":
+    if item.calls is not None:
         if item.finish_reason in ENDED:  # the way the call ended decides, as in the text channel
             status, why = ENDED[item.finish_reason]
             return Read(item, status, False, why)
         task = get_task(item.task)
-        reply = json.loads(item.text)
-        args, why = final_answer_args(({"name": FINAL_ANSWER, "args": a} for a in reply["calls"]), (),
-                                      reply["content"])
+        args, why = final_answer_args(({"name": FINAL_ANSWER, "args": a} for a in item.calls), (), item.text)
         parsed = read_structured(task, item.sample, args, why)
         score = task.score(parsed, item.sample)
         return Read(item, parsed.status, bool(score.correct), parsed.reason or "")
@@ -213,7 +215,8 @@ def report(reads: Sequence[Read], *, failures: int = 0) -> str:
     bad = [r for r in reads if r.credited != (r.item.label == "correct")]
     for r in bad[:failures]:
         lines.append(f"  [{r.item.set}] {r.item.key}: label {r.item.label}, read {r.status}"
-                     f"{'/credited' if r.credited else ''} ({r.reason[:80]}) {r.item.text[-160:]!r}")
+                     f"{'/credited' if r.credited else ''} ({r.reason[:80]}) "
+                     f"{(r.item.text if r.item.calls is None else json.dumps(r.item.calls))[-160:]!r}")
     return "\n".join(lines)
 
 
