@@ -149,13 +149,11 @@ def thread_policy(cores: int | None = None, load: float | None = None, threads: 
     if load is None:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float(cores)
     quiet = load < FREE_LOAD
-    busy = f"{load:.2f} busy at start"
-    if threads:
-        spin = quiet and threads <= cores
-        return ThreadPlan(threads, f"--local-threads, {busy}{', spinning between steps' * spin}", spin)
-    if quiet:
-        return ThreadPlan(cores, f"all {cores} cores, {busy}, spinning between steps", True)
-    return ThreadPlan(default_threads(cores), f"half of {cores} cores, {busy}", False)
+    chosen = threads or (cores if quiet else default_threads(cores))
+    spin = quiet and chosen <= cores
+    source = "--local-threads" if threads else f"all {cores} cores" if quiet else f"half of {cores} cores"
+    return ThreadPlan(chosen, f"{source}, {load:.2f} busy at start" + (", spinning between steps" if spin else ""),
+                      spin)
 
 
 class ModelIntegrityError(RuntimeError):
