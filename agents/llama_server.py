@@ -38,9 +38,13 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from agents.prefix_warm import PrefixWarmer
 from agents.tool_call_text import extract_tool_calls, strip_tool_calls
 
-STOPS = ["<|im_end|>", "<|endoftext|>", "</tool_call>", "<tool_response>"]
+STOPS = ["<|im_end|>", "<|endoftext|>", "</tool_call>", "<tool_response>", "</tools>"]
+"""Where a completion ends: the turn's end, a tool call's end, a tool response the model starts writing itself, or
+the end of a call it wrapped in the tool list's own ``<tools>`` tags (the 1.5B model then wrote 512 tokens of
+repeated calls in one call of the quick suite)."""
 DOUBLED_EXAMPLE = '{{"name": <function-name>, "arguments": <args-json-object>}}'
 SINGLE_EXAMPLE = '{"name": <function-name>, "arguments": <args-json-object>}'
 MODEL_ID = "local"
@@ -103,6 +107,19 @@ def render_prompt(template: str, messages: list[dict[str, Any]], tools: list[dic
         bos_token=bos, eos_token=eos,
     )
     return prompt.replace(DOUBLED_EXAMPLE, SINGLE_EXAMPLE)
+
+
+def prompt_head(template: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
+                prompt: str) -> str:
+    """The start of ``prompt`` that every request with the same leading system messages and ``tools`` shares: the
+    system turn with the tool schemas (the template's default system turn when there is no system message)."""
+    lead = []
+    for m in messages:
+        if m.get("role") != "system":
+            break
+        lead.append(m)
+    alone = render_prompt(template, lead or [{"role": "user", "content": ""}], tools)
+    return os.path.commonprefix([alone, prompt])
 
 
 def forced_tools(tools: list[dict[str, Any]] | None, tool_choice: Any) -> list[dict[str, Any]]:
@@ -179,6 +196,13 @@ def forced_call_grammar(functions: list[dict[str, Any]]) -> str:
     return f'{header}\nstart: "<tool_call>\\n" call\ncall: {start.removeprefix("start: ")}\n'
 
 
+def offered_tools(body: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The tools a chat request offers (``tools``, or the older ``functions``), as OpenAI tool objects."""
+    if body.get("tools"):
+        return list(body["tools"])
+    return [{"type": "function", "function": f} for f in body["functions"]] if body.get("functions") else None
+
+
 def completion_request(body: dict[str, Any], template: str) -> tuple[dict[str, Any], list[str]]:
     """llama.cpp's text-completion request for an OpenAI chat request, and the names of the tools offered."""
     if body.get("stream"):
@@ -188,8 +212,7 @@ def completion_request(body: dict[str, Any], template: str) -> tuple[dict[str, A
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         raise RequestError("messages must be a non-empty list")
-    tools = body.get("tools") or ([{"type": "function", "function": f} for f in body["functions"]]
-                                  if body.get("functions") else None)
+    tools = offered_tools(body)
     forced = forced_tools(tools, body.get("tool_choice"))
     stop = body.get("stop")
     request: dict[str, Any] = {
@@ -205,10 +228,14 @@ def completion_request(body: dict[str, Any], template: str) -> tuple[dict[str, A
     return request, [t["function"]["name"] for t in tools or []]
 
 
-def chat_completion(body: dict[str, Any], template: str, complete: Complete) -> dict[str, Any]:
+def chat_completion(body: dict[str, Any], template: str, complete: Complete,
+                    warmer: PrefixWarmer | None = None) -> dict[str, Any]:
     """Answer an OpenAI chat request with ``complete`` (llama.cpp's text completion: a request dict in, its
-    reply dict out); raises :class:`RequestError` for a request refused here or by llama.cpp."""
+    reply dict out), once ``warmer`` has warmed the prompt's head; raises :class:`RequestError` for a request
+    refused here or by llama.cpp."""
     request, names = completion_request(body, template)
+    if warmer is not None:
+        warmer.ready(prompt_head(template, body["messages"], offered_tools(body), request["prompt"]))
     completion = complete(request)
     if "error" in completion or "choices" not in completion:
         error = completion.get("error", completion)
@@ -235,8 +262,10 @@ def chat_completion(body: dict[str, Any], template: str, complete: Complete) -> 
     }
 
 
-def make_handler(template: str, complete: Complete, runtime: str) -> type[BaseHTTPRequestHandler]:
-    """The HTTP request handler of the endpoint (HTTP/1.1, keep-alive; one thread per connection)."""
+def make_handler(template: str, complete: Complete, runtime: str,
+                 warmer: PrefixWarmer | None = None) -> type[BaseHTTPRequestHandler]:
+    """The HTTP request handler of the endpoint (HTTP/1.1, keep-alive; one thread per connection); chat requests
+    wait for ``warmer`` to warm their prompt's head."""
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -270,7 +299,7 @@ def make_handler(template: str, complete: Complete, runtime: str) -> type[BaseHT
                 if not isinstance(body, dict):
                     raise RequestError("the request body must be a JSON object")
                 if route in ("/v1/chat/completions", "/chat/completions"):
-                    self._reply(200, chat_completion(body, template, complete))
+                    self._reply(200, chat_completion(body, template, complete, warmer))
                 elif route in ("/v1/completions", "/completions"):
                     if body.get("stream"):
                         raise RequestError("streaming is not supported by the geogap embedded server")
@@ -304,6 +333,7 @@ def engine_params(model: str, *, slots: int, ctx_per_slot: int, threads: int, ca
     params.fit_params = False  # exactly the context asked for, or a clear failure
     params.cache_prompt = True
     params.cache_ram_mib = cache_ram_mib
+    params.cache_idle_slots = True  # an idle slot is copied into that memory when another request starts
     for cpu in (params.cpuparams, params.cpuparams_batch):
         cpu.n_threads = threads
         cpu.poll = 0  # sleep, not spin, while waiting for work: spinning steals the core of whatever else runs
@@ -344,7 +374,10 @@ def main(argv: list[str] | None = None) -> None:
     engine = xllamacpp.Server(engine_params(args.model, slots=args.slots, ctx_per_slot=args.ctx_per_slot,
                                             threads=args.threads, cache_ram_mib=args.cache_ram_mib))
     template = read_template(engine.listening_address)
-    httpd = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(template, engine.handle_completions, runtime))
+    # the warm-up hands heads to other slots through the host-memory cache: none without one
+    warmer = PrefixWarmer(engine.handle_completions, args.slots if args.cache_ram_mib > 0 else 1)
+    httpd = ThreadingHTTPServer(("127.0.0.1", args.port),
+                                make_handler(template, engine.handle_completions, runtime, warmer))
     httpd.daemon_threads = True
 
     def stop(signum: int, _frame: Any) -> None:

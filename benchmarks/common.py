@@ -7,6 +7,7 @@ import os
 import statistics
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,19 @@ def child(cmd: list[str], timeout: float = 1800, env: dict[str, str] | None = No
 def ours(*args: str) -> list[str]:
     """Command line of a hidden child sub-command of ``benchmarks/run.py`` in this interpreter."""
     return [sys.executable, str(HERE / "run.py"), *args]
+
+
+def alternate(rounds: int, key: str, choices: tuple[str, ...],
+              trial: Callable[[str], dict[str, Any]]) -> list[dict[str, Any]]:
+    """``trial`` of each choice in turn, over ``rounds`` rounds (so drift on a shared machine shows), each row with
+    the load average before it; rows are printed as they come."""
+    rows = []
+    for r in range(1, rounds + 1):
+        for choice in choices:
+            row = {"round": r, key: choice, "load_before": round(os.getloadavg()[0], 2), **trial(choice)}
+            print(row, flush=True)
+            rows.append(row)
+    return rows
 
 
 def median(values: list[float]) -> float:

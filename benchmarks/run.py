@@ -8,6 +8,7 @@
     python benchmarks/run.py prompts       # 7. tools-condition prompt tokens, full vs lean tools [--runs A B]
     python benchmarks/run.py threads       # 8. the job with 1/2 threads × 2/4/8 slots, quiet and busy
     python benchmarks/run.py wait          # 10. llama.cpp threads sleeping at once vs spinning between steps
+    python benchmarks/run.py warm          # 11. four requests sharing a long head, with and without the warm-up
     python benchmarks/run.py all --json benchmarks/results.json
 
 Every figure is measured within one invocation (ratios, medians), so a noisy shared machine shifts both sides.
@@ -31,11 +32,12 @@ import generation  # noqa: E402
 import local_model  # noqa: E402
 import memory  # noqa: E402
 import overhead  # noqa: E402
+import prefix_warm  # noqa: E402
 import prompts  # noqa: E402
 import threads  # noqa: E402
 import wait_policy  # noqa: E402
 
-BENCHMARKS = ("overhead", "concurrency", "generation", "local", "memory", "prompts", "threads", "wait")
+BENCHMARKS = ("overhead", "concurrency", "generation", "local", "memory", "prompts", "threads", "wait", "warm")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--wait-threads", type=int, default=os.cpu_count() or 1, help="llama.cpp threads")
             s.add_argument("--tokens", type=int, default=60, help="tokens each reply writes")
             s.add_argument("--rounds", type=int, default=2, help="rounds over the three policies")
+        if name in ("warm", "all"):
+            s.add_argument("--warm-threads", type=int, default=os.cpu_count() or 1, help="llama.cpp threads")
+            s.add_argument("--warm-slots", type=int, default=4, help="slots, and requests sent at once")
+            s.add_argument("--warm-rounds", type=int, default=2, help="rounds over the two modes")
         if name in ("memory", "all"):
             s.add_argument("--sizes", default="10000,30000,100000")
             s.add_argument("--gather-sizes", default="10000,30000",
@@ -116,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
                               args.answer_tokens, args.conditions)
         elif name == "wait":
             out = wait_policy.run(args.wait_threads, args.tokens, args.rounds)
+        elif name == "warm":
+            out = prefix_warm.run(args.warm_threads, args.warm_slots, args.warm_rounds)
         elif name == "prompts":
             out = prompts.run(runs=tuple(args.runs) if args.runs else None)
         else:

@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from common import alternate
+
 POLICIES = ("PASSIVE", "ACTIVE", "default")
 CHILD = """
 import json, sys, threading
@@ -53,11 +55,5 @@ def trial(policy: str, threads: int, tokens: int) -> dict[str, float]:
 
 
 def run(threads: int, tokens: int, rounds: int) -> dict[str, Any]:
-    rows = []
-    for r in range(1, rounds + 1):
-        for policy in POLICIES:
-            load = os.getloadavg()[0]
-            row = {"round": r, "policy": policy, "load_before": round(load, 2), **trial(policy, threads, tokens)}
-            print(row, flush=True)
-            rows.append(row)
+    rows = alternate(rounds, "policy", POLICIES, lambda policy: trial(policy, threads, tokens))
     return {"threads": threads, "tokens": tokens, "rows": rows}

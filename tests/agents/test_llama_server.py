@@ -259,3 +259,24 @@ def test_busy_cores_sees_a_process_that_spins() -> None:
         spinner.kill()
         spinner.wait()
     assert busy is not None and busy >= 0.5
+
+
+def test_a_call_wrapped_in_the_tool_lists_tags_ends_the_reply_and_is_a_call() -> None:
+    """The 1.5B model sometimes writes its call as ``<tools>{...}</tools>`` and then repeats it until the token
+    limit (512 tokens in one quick-suite call): ``</tools>`` ends the completion, and the call before it counts."""
+    from agents.llama_server import chat_completion
+
+    sent: list[dict[str, Any]] = []
+
+    def complete(request: dict[str, Any]) -> dict[str, Any]:
+        sent.append(request)
+        text = '<tools>\n{"name": "initial_bearing", "arguments": {"lat1": 22.6, "lon1": 89.8, "lat2": 51.4, "lon2": 0}}\n'
+        return {"choices": [{"text": text, "finish_reason": "stop"}], "usage": {}}
+
+    tools = [{"type": "function", "function": {"name": "initial_bearing", "parameters": {}}}]
+    body = {"messages": [{"role": "user", "content": "Bearing?"}], "tools": tools}
+    reply = chat_completion(body, TEMPLATE, complete)
+    assert "</tools>" in sent[0]["stop"]
+    assert reply["choices"][0]["finish_reason"] == "tool_calls"
+    call = reply["choices"][0]["message"]["tool_calls"][0]["function"]
+    assert call["name"] == "initial_bearing" and json.loads(call["arguments"])["lat2"] == 51.4

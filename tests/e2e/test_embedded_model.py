@@ -1,7 +1,8 @@
 """End to end on the real embedded model (xllamacpp): the server starts and stops, both conditions are stored,
 every tool call the model made is in the trace; tool_choice "required" gets a tool call (the grammar of every
-tool parses) and a repeated prompt reports its reused tokens; two requests run at once on two slots; a crash of
-the server is reported with its signal. Asserts what must hold whatever the model answers."""
+tool parses) and a repeated prompt reports its reused tokens; two requests run at once on two slots, and reuse
+the long system turn they share; a crash of the server is reported with its signal. Asserts what must hold
+whatever the model answers."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ if importlib.util.find_spec("xllamacpp") is None:
 import httpx  # noqa: E402
 
 from agents.local_model import LocalModelServer  # noqa: E402
+from agents.prefix_warm import MIN_HEAD_CHARS  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +132,26 @@ def test_two_requests_run_at_once_on_two_slots(server: LocalModelServer) -> None
     first_release = next(i for i, (kind, _) in enumerate(events) if kind == "release")
     launched = {slot for kind, slot in events[:first_release] if kind == "launch_slot_"}
     assert launched == {0, 1}, events
+
+
+def test_requests_sharing_a_long_system_turn_all_reuse_it(server: LocalModelServer) -> None:
+    """Two requests start at once with the same long system turn: the warm-up (agents/prefix_warm.py) evaluates it
+    once and each request, on its own slot, reuses it (without it, each evaluated it whole: cached 0)."""
+    system = " ".join(f"Rule {i}: give bearings clockwise from north, in whole degrees." for i in range(60))
+    assert len(system) > MIN_HEAD_CHARS
+
+    def ask(question: str) -> dict[str, int]:
+        body = {"messages": [{"role": "system", "content": system}, {"role": "user", "content": question}],
+                "max_tokens": 4}
+        reply = httpx.post(f"{server.base_url}/chat/completions", json=body, timeout=900)
+        assert reply.status_code == 200, reply.text
+        used = reply.json()["usage"]
+        return {"prompt": used["prompt_tokens"], "cached": used["prompt_tokens_details"]["cached_tokens"]}
+
+    with ThreadPoolExecutor(2) as pool:
+        counts = list(pool.map(ask, ["Bearing from Paris to Rome?", "Bearing from Oslo to Lima, Peru?"]))
+    for count in counts:
+        assert count["prompt"] - 30 <= count["cached"] < count["prompt"], counts  # the question alone read
 
 
 def test_a_crash_of_the_server_is_reported_with_its_signal() -> None:
