@@ -1,8 +1,8 @@
 """Suites: the quick default suite and each paper's protocol as a named suite (``--suite NAME``).
 
 The quick default suite (no ``--tasks``, no ``--suite``) takes a few samples from every family, most of them from
-tasks where a built-in tool computes the answer: about 6-7 minutes on a quiet 2-core machine with the embedded
-model in both conditions (378-419 s measured; the goal is 4, docs/first-run.md), with ``--max-steps``
+tasks where a built-in tool computes the answer: about 4-5 minutes on a quiet 2-core machine with the embedded
+model in both conditions (248-277 s measured; the goal is 4, docs/first-run.md), with ``--max-steps``
 :data:`QUICK_MAX_STEPS` unless given.
 
 A paper suite fixes the paper's tasks, instruction styles, size and split (``test``); ``--limit`` still caps the
@@ -133,5 +133,5 @@ def suite_generation(name: str | None, task: str) -> Asked:
 def describe_suites() -> dict[str, str]:
     """Suite name -> one line for ``--list``."""
     return {"quick (default)": f"{sum(DEFAULT_SUITE.values())} samples over {len(DEFAULT_SUITE)} tasks of every "
-                               "family, about 6-7 minutes on the embedded model on 2 quiet cores",
+                               "family, about 4-5 minutes on the embedded model on 2 quiet cores",
             **{s.name: f"{s.paper}: {s.protocol}" for s in SUITES.values()}}
