@@ -20,6 +20,9 @@ Qwen2.5-Coder-1.5B it returns no calls (the model echoes the tool list; a requir
 (:func:`forced_call_grammar`) so the reply is exactly one Qwen tool call, ``<tool_call>`` and a JSON object whose
 ``name`` is an offered tool and whose ``arguments`` match that tool's parameters; "auto", "none" or none: free.
 
+A long system turn that concurrent requests share (a task's instructions and tool schemas) is read once and handed
+to the other slots before they run (:mod:`agents.prefix_warm`).
+
 ``usage.prompt_tokens_details.cached_tokens`` (OpenAI's field) is llama.cpp's count of the prompt tokens its slot
 reused from what it held instead of evaluating them again.
 """
@@ -118,7 +121,12 @@ def prompt_head(template: str, messages: list[dict[str, Any]], tools: list[dict[
         if m.get("role") != "system":
             break
         lead.append(m)
-    alone = render_prompt(template, lead or [{"role": "user", "content": ""}], tools)
+    from jinja2 import TemplateError
+
+    try:
+        alone = render_prompt(template, lead or [{"role": "user", "content": ""}], tools)
+    except TemplateError:  # a template that will not render the system turn alone: no head, nothing warmed
+        return ""
     return os.path.commonprefix([alone, prompt])
 
 

@@ -93,3 +93,12 @@ def test_the_head_is_the_system_turn_with_the_tools_and_ends_before_the_question
     assert '"name": "initial_bearing"' in heads[0] and heads[0].startswith("<|im_start|>system\nAnswer with")
     other = prompt_head(QWEN_TEMPLATE, [system], None, render_prompt(QWEN_TEMPLATE, [system], None))
     assert "initial_bearing" not in other  # other tools, another head
+
+
+def test_a_template_that_cannot_render_the_system_turn_alone_gives_no_head() -> None:
+    """Some templates refuse a conversation that does not end with a user turn: the request goes on, unwarmed."""
+    strict = "{% if messages[-1].role != 'user' %}{{ refuse() }}{% endif %}{% for m in messages %}{{ m.content }}{% endfor %}"
+    messages = [{"role": "system", "content": "Be brief. "}, {"role": "user", "content": "Hi"}]
+    prompt = render_prompt(strict, messages, None)
+    assert prompt == "Be brief. Hi"
+    assert prompt_head(strict, messages, None, prompt) == ""
