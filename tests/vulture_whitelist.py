@@ -95,7 +95,7 @@ CoordinateAnswer.latitude, CoordinateAnswer.longitude
 _engine_params = engine_params
 _engine_params.n_parallel, _engine_params.n_ctx, _engine_params.kv_unified, _engine_params.fit_params
 _engine_params.cache_prompt, _engine_params.n_threads, _engine_params.hostnames, _engine_params.endpoint_props
-_engine_params.ui, _engine_params.protocol_version
+_engine_params.ui, _engine_params.protocol_version, _engine_params.cache_idle_slots
 
 # The agreement command (python -m tests.tasks.agreement --judge, outside vulture's paths) stores what runs print.
 store_agreement
