@@ -106,23 +106,27 @@ FREE_LOAD = 0.5  # fewer cores than this busy with other work leaves every core 
 
 
 def busy_cores(window_s: float = 1.0) -> float | None:
-    """How many cores the machine's processes keep busy over the next ``window_s`` seconds (Linux /proc/stat); None
-    where that cannot be read. Unlike the 1-minute load average it does not still count a job that just ended (the
+    """How many cores the machine's other processes keep busy over the next ``window_s`` seconds (Linux
+    /proc/stat, less this process's own CPU time, so that the model file can be assembled meanwhile); None where
+    that cannot be read. Unlike the 1-minute load average it does not still count a job that just ended (the
     install before README command 1 leaves a load average near 1 for a minute)."""
-    def sample() -> tuple[int, int]:
+    def sample() -> tuple[int, int, float]:
         with open("/proc/stat", encoding="ascii") as f:
             ticks = [int(x) for x in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
-        return sum(ticks), ticks[3] + ticks[4]
+        own = os.times()
+        return sum(ticks), ticks[3] + ticks[4], own.user + own.system
 
     try:
-        total0, idle0 = sample()
+        total0, idle0, own0 = sample()
+        start = time.monotonic()
         time.sleep(window_s)
-        total1, idle1 = sample()
+        total1, idle1, own1 = sample()
     except (OSError, ValueError, IndexError):
         return None
     if total1 <= total0:
         return None
-    return (os.cpu_count() or 1) * (1 - (idle1 - idle0) / (total1 - total0))
+    busy = (os.cpu_count() or 1) * (1 - (idle1 - idle0) / (total1 - total0))
+    return max(0.0, busy - (own1 - own0) / (time.monotonic() - start))
 
 
 class ThreadPlan(NamedTuple):

@@ -15,6 +15,7 @@ import importlib.metadata
 import marshal
 import os
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -328,15 +329,20 @@ class Local(OpenAICompatible):
             LocalModelServer,
             LocalModelUnavailable,
             ModelIntegrityError,
+            ensure_model_file,
             thread_policy,
         )
 
         slots = slots or default_slots()
-        plan = thread_policy(threads=threads)
-        say(f"starting the embedded model server ({slots} slots, {plan.threads} thread{'s' * (plan.threads != 1)}: "
-            f"{plan.why}) …")
+        with ThreadPoolExecutor(1) as pool:
+            # the model file (1 GB, assembled and hashed on a first run) is made while the load is measured
+            model_file = pool.submit(ensure_model_file, name)
+            plan = thread_policy(threads=threads)
+            say(f"starting the embedded model server ({slots} slots, {plan.threads} "
+                f"thread{'s' * (plan.threads != 1)}: {plan.why}) …")
         with ExitStack() as stack:
             try:
+                model_file.result()
                 server = stack.enter_context(LocalModelServer(name, slots=slots, threads=plan.threads,
                                                               log_path=log_path, spin=plan.spin))
             except (LocalModelUnavailable, ModelIntegrityError, ValueError) as exc:

@@ -1,9 +1,9 @@
 """Suites: the quick default suite and each paper's protocol as a named suite (``--suite NAME``).
 
 The quick default suite (no ``--tasks``, no ``--suite``) takes a few samples from every family, most of them from
-tasks where a built-in tool computes the answer: about 4-5 minutes on a quiet 2-core machine with the embedded
-model in both conditions (248-277 s measured; the goal is 4, docs/first-run.md), with ``--max-steps``
-:data:`QUICK_MAX_STEPS` unless given.
+tasks where a built-in tool computes the answer: under 4 minutes on a quiet 2-core machine with the embedded
+model in both conditions (204-226 s measured, docs/first-run.md), with ``--max-steps`` :data:`QUICK_MAX_STEPS`
+unless given.
 
 A paper suite fixes the paper's tasks, instruction styles, size and split (``test``); ``--limit`` still caps the
 samples per task (items for GeoTemp, whose items are asked in three styles) and ``--size`` overrides the size.
@@ -19,18 +19,21 @@ from dataclasses import dataclass, field, replace
 from agents.protocol import Asked
 
 DEFAULT_SUITE: dict[str, int] = {
-    # Built to show the gap in fewer tokens (issue 36; docs/first-run.md has the table of why each task is here).
-    # Most items are tasks where a built-in tool computes the answer and the 1.5B embedded model calls it:
-    # gpsbench.bearing (tools 4/4, alone 0/4 in the 14-item suite's run) and STBench direction in its paper's
-    # completion style (a 2-token reply alone). GeoTemp and GTR-Bench keep one item each so that every family is
-    # in the sample: there the tools agent called no tool, so more of them would cost prompt tokens (a GTR prompt
-    # is about 2,100 tokens with tools) and say nothing about tools. Left out: gpsbench.distance (9 of 9 real 1.5B
-    # replies ran past 512 tokens), stbench.point_region (the tools agent lost both items), geotemp.time_place and
-    # gtr.next_spot (no tool called), geotemp.time_time_place (malformed tool calls). Asking gpsbench.bearing for
-    # the answer line only made its tool-free reply 13 tokens, but the tools agent then answered without its tool
-    # (4 of 4), so the plain style stays.
-    "gpsbench.bearing": 3,
-    "stbench.direction.completion": 6,
+    # Built to show the gap in few tokens (issue 36; docs/first-run.md has the table of why each task is here).
+    # Most items are STBench direction in its paper's completion style: alone a 2-token reply, with tools one
+    # initial_bearing call (tools 25/32, alone 0/32 in four quiet runs on 2026-12-06). gpsbench.bearing keeps one
+    # item: alone the 1.5B model writes a ~390-token derivation that has never scored (0/4 in those runs; with
+    # tools 4/4), and that reply, not the prompts, sets the tool-free half's length (three items: 76 s of a 232 s
+    # job; one: 50 s of 204-226 s). GeoTemp and GTR-Bench keep one item each so that every family is in the sample: there the tools
+    # agent called no tool, and more of them would cost prompt tokens (a GTR prompt is about 2,100 tokens with
+    # tools) and say nothing about tools. Left out: gpsbench.distance (9 of 9 real 1.5B replies ran past 512
+    # tokens), gpsbench.relative_position_pure (2 of 3 tool-free replies were 450-token derivations),
+    # stbench.point_region (the tools agent lost both items), geotemp.time_place and gtr.next_spot (no tool
+    # called), geotemp.time_time_place (malformed tool calls). Asking gpsbench.bearing for the answer line only
+    # made its tool-free reply 13 tokens, but the tools agent then answered without its tool (4 of 4), so the
+    # plain style stays.
+    "gpsbench.bearing": 1,
+    "stbench.direction.completion": 8,
     "geotemp.tz_probe": 1,
     "gtr.geo_location": 1,
 }
@@ -133,5 +136,5 @@ def suite_generation(name: str | None, task: str) -> Asked:
 def describe_suites() -> dict[str, str]:
     """Suite name -> one line for ``--list``."""
     return {"quick (default)": f"{sum(DEFAULT_SUITE.values())} samples over {len(DEFAULT_SUITE)} tasks of every "
-                               "family, about 4-5 minutes on the embedded model on 2 quiet cores",
+                               "family, under 4 minutes on the embedded model on 2 quiet cores",
             **{s.name: f"{s.paper}: {s.protocol}" for s in SUITES.values()}}

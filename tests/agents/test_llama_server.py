@@ -208,7 +208,9 @@ def test_local_threads_reach_the_server_and_only_for_local_models(tmp_path: Path
             started.append(self)
             raise LocalModelUnavailable("not started in this test")
 
-    with (patch("agents.local_model.LocalModelServer", Recorded), pytest.raises(ServerUnavailable),
+    with (patch("agents.local_model.LocalModelServer", Recorded),
+          patch("agents.local_model.ensure_model_file", lambda name: tmp_path / "model.gguf"),
+          pytest.raises(ServerUnavailable),
           PROVIDERS.get("local").serve("qwen2.5-coder-1.5b", None, log_path=tmp_path / "server.log",
                                        tool_call_parser=None, say=said.append, slots=3, threads=2)):
         pass
@@ -216,6 +218,65 @@ def test_local_threads_reach_the_server_and_only_for_local_models(tmp_path: Path
     assert len(said) == 1
     assert said[0].startswith("starting the embedded model server (3 slots, 2 threads: --local-threads, ")
     assert started[0].spin == ("spinning between steps" in said[0])  # the reason printed is the plan the server got
+
+
+def test_the_model_file_is_assembled_while_the_load_is_measured(tmp_path: Path) -> None:
+    """A first run assembles and hashes the 1 GB model file (about 4 s) during the 1 s load measurement, not
+    after it; an assembly that fails stops the start with its own message."""
+    import threading
+    import time
+
+    from agents.local_model import ModelIntegrityError, ThreadPlan
+    from agents.providers import PROVIDERS
+
+    spans: dict[str, tuple[float, float]] = {}
+    assembler: list[threading.Thread] = []
+
+    def timed(name: str, seconds: float, result: object) -> object:
+        start = time.monotonic()
+        time.sleep(seconds)
+        spans[name] = (start, time.monotonic())
+        return result
+
+    def refused(name: str) -> Path:
+        assembler.append(threading.current_thread())
+        timed("assemble", 0.5, None)
+        raise ModelIntegrityError("refusing local model 'x': sha256 mismatch")
+
+    plan = ThreadPlan(2, "all 2 cores, 0.00 busy at start", False)
+    with (patch("agents.local_model.ensure_model_file", refused),
+          patch("agents.local_model.thread_policy", lambda threads: timed("measure", 0.5, plan)),
+          pytest.raises(ServerUnavailable, match="sha256 mismatch"),
+          PROVIDERS.get("local").serve("qwen2.5-coder-1.5b", None, log_path=tmp_path / "server.log",
+                                       tool_call_parser=None, say=lambda line: None)):
+        pass
+    (a0, a1), (m0, m1) = spans["assemble"], spans["measure"]
+    assert a0 < m1 and m0 < a1  # the two overlapped
+    assert assembler[0] is not threading.main_thread() and not assembler[0].is_alive()
+
+
+@pytest.mark.skipif(not Path("/proc/stat").exists(), reason="busy_cores reads Linux's /proc/stat")
+def test_busy_cores_leaves_out_this_process_own_work() -> None:
+    """This process hashing the model file meanwhile is not another process's load (it would make a quiet
+    machine look busy and halve the server's threads)."""
+    import threading
+
+    from agents.local_model import busy_cores
+
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            pass
+
+    worker = threading.Thread(target=spin)
+    worker.start()
+    try:
+        busy = busy_cores(1.0)
+    finally:
+        stop.set()
+        worker.join()
+    assert busy is not None and busy < 0.5
 
 
 def test_the_reinstall_command_names_the_pinned_runtime() -> None:
