@@ -7,6 +7,7 @@ import io
 import json
 import math
 import os
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,10 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
         saved = 0 if level < 5 else max(0, names - TASK_MIN_WIDTH) + (wraps if level == 6 else 0)
         if width is None or _natural_width(table) - saved <= width:
             break
+    if level == 5 and width is not None:  # task names wrap after their dots, in what the other columns leave
+        others = _natural_width(_main_table(comparisons, conditions, title, baseline, level, task_width=0))
+        table = _main_table(comparisons, conditions, title, baseline, level,
+                            task_width=max(TASK_MIN_WIDTH, width - others + len("task")))
     return table
 
 
@@ -127,8 +132,10 @@ def _caption(comparisons: list[TaskComparison], conditions: list[str], statuses:
             + "".join("\n" + escape(line) for line in cost_latency_lines(comparisons, conditions)))
 
 
-def _label(comp: TaskComparison) -> str:
-    return escape(comp.task) + ("" if comp.complete else " (incomplete)")
+def _label(comp: TaskComparison, task_width: int | None = None) -> str:
+    """The task's cell; ``task_width`` breaks its name after its dots to that width (0: no name)."""
+    name = comp.task if task_width is None else dotted_lines(comp.task, task_width) if task_width else ""
+    return escape(name) + ("" if comp.complete else " (incomplete)")
 
 
 def _accuracy_cell(s: ConditionSummary | None, sep: str) -> str:
@@ -136,8 +143,9 @@ def _accuracy_cell(s: ConditionSummary | None, sep: str) -> str:
 
 
 def _main_table(comparisons: list[TaskComparison], conditions: list[str], title: str, baseline: str,
-                level: int) -> Table:
-    """The main table at one layout ``level`` (0: everything on one line each; see :func:`render_table`)."""
+                level: int, task_width: int | None = None) -> Table:
+    """The main table at one layout ``level`` (0: everything on one line each; see :func:`render_table`), task
+    names broken after their dots to ``task_width`` (0: no names)."""
     statuses, tool_calls, stacked, errors, fold = level < 1, level < 2, level >= 3, level < 4, level >= 5
     others = [c for c in conditions if c != baseline]
     left_out = [name for name, kept in (("status %", statuses), ("out tokens/sample", statuses),
@@ -146,7 +154,8 @@ def _main_table(comparisons: list[TaskComparison], conditions: list[str], title:
     sep = "\n" if stacked else " "
     table = Table(title=title or "Tool-free gap", show_lines=stacked,
                   caption=_caption(comparisons, conditions, statuses, left_out))
-    table.add_column("task", no_wrap=not fold, overflow="fold", min_width=TASK_MIN_WIDTH if fold else None)
+    table.add_column("task", no_wrap=not fold, overflow="fold",
+                     min_width=TASK_MIN_WIDTH if fold and task_width != 0 else None)
     table.add_column("n", justify="right", no_wrap=True)
     for c in conditions:
         table.add_column(escape(f"{c}{sep}acc % [95% CI]"), justify="right", no_wrap=True)
@@ -165,7 +174,7 @@ def _main_table(comparisons: list[TaskComparison], conditions: list[str], title:
     for comp in comparisons:
         present = [comp.conditions[c] for c in conditions if c in comp.conditions]
         ns = sorted({s.items or s.n for s in present})
-        row = [_label(comp), " / ".join(str(s.items or s.n) for s in present) if len(ns) > 1 else str(ns[0] if ns else 0)]
+        row = [_label(comp, task_width), " / ".join(str(s.items or s.n) for s in present) if len(ns) > 1 else str(ns[0] if ns else 0)]
         row.extend(_accuracy_cell(comp.conditions.get(c), sep) for c in conditions)
         row.extend(_gap_cell(comp, c, sep) for c in others)
         if statuses:
@@ -278,18 +287,39 @@ def render_tool_use(comparisons: list[TaskComparison], baseline: str = BASELINE_
         return None
     table = _tool_use_table(comparisons, baseline, compact=False)
     if width is not None and _natural_width(table) > width:
-        table = _tool_use_table(comparisons, baseline, compact=True)
+        # the task column gets what the other columns leave, its names broken after their dots to fit it
+        others = _natural_width(_tool_use_table(comparisons, baseline, compact=True, task_width=0))
+        table = _tool_use_table(comparisons, baseline, compact=True,
+                                task_width=max(TASK_FOLD_MIN, width - others + len("task")))
     return table
 
 
-def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact: bool) -> Table:
+TASK_FOLD_MIN = 10
+"""The narrowest the Tool use table's task column gets: a longer part of a name is folded inside it."""
+
+
+def dotted_lines(name: str, width: int) -> str:
+    """``name`` on lines of at most ``width`` characters, broken after its dots ("stbench.direction.completion"
+    at 12: "stbench.", "direction.", "completion"); a part longer than ``width`` stays whole on its line."""
+    lines: list[str] = []
+    for part in re.findall(r"[^.]*\.|[^.]+$", name):
+        if lines and len(lines[-1]) + len(part) <= width:
+            lines[-1] += part
+        else:
+            lines.append(part)
+    return "\n".join(lines)
+
+
+def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact: bool,
+                    task_width: int | None = None) -> Table:
+    """The Tool use table; ``task_width`` breaks task names after their dots to that width (0: no names)."""
     sep, slash = ("\n", "/") if compact else (" ", " / ")
     table = Table(title="Tool use", box=box.SIMPLE_HEAD, caption=escape(
         "used: answered samples with a call to a tool they were offered (+k unknown: calls to tools not offered, "
         "counted apart) · acc: % right (right/n) with / without a tool call · with tools, "
         f"never tried: pairs with {baseline} gained / lost / same · disagree: answers matching no value their "
         "tools returned / answers checked (n/c: not comparable)"))
-    table.add_column("task", overflow="fold", min_width=10)
+    table.add_column("task", overflow="fold", min_width=TASK_FOLD_MIN if task_width != 0 else None)
     table.add_column("condition", overflow="fold", min_width=6)
     headers = (("used", "acc\nwith\ntools", "acc\nwithout", "with\ntools\ng/l/s", "never\ntried\ng/l/s", "dis-\nagree")
                if compact else ("used", "acc with\ntools", "acc\nwithout", "with tools\ng/l/s", "never tried\ng/l/s",
@@ -301,8 +331,9 @@ def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact
             table.add_section()
         for c, u in comp.tool_use.items():
             p = u.paired
+            label = comp.task if task_width is None else dotted_lines(comp.task, task_width) if task_width else ""
             table.add_row(
-                escape(comp.task), escape(c),
+                escape(label), escape(c),
                 (f"{u.used_tools}/{u.n}{sep}{100 * u.used_share:.0f}%" if u.used_share is not None else "–")
                 + (f"{sep}+{u.unknown_tool_calls} unknown" if u.unknown_tool_calls else ""),
                 _rate(u.with_tools, sep), _rate(u.without_tools, sep),

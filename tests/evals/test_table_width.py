@@ -74,3 +74,58 @@ def test_wider_terminals_show_more_and_the_caption_names_what_is_left_out() -> N
 def test_an_unbounded_console_keeps_every_column() -> None:
     text = render(["intrinsic", "tools"], 400)
     assert "intrinsic status %" in text and "errors" in text and "not shown" not in text
+
+
+def test_dotted_lines_break_task_names_after_their_dots() -> None:
+    from evals.report import dotted_lines
+
+    assert dotted_lines("stbench.direction.completion", 12) == "stbench.\ndirection.\ncompletion"
+    assert dotted_lines("stbench.direction.completion", 18) == "stbench.direction.\ncompletion"
+    assert dotted_lines("gtr.geo_location", 16) == "gtr.geo_location"
+    assert dotted_lines("gpsbench.relative_position_applied", 10) == "gpsbench.\nrelative_position_applied"
+
+
+def test_the_tool_use_table_breaks_task_names_at_their_dots_not_inside_a_part() -> None:
+    """At 80 columns the Tool use table's task column is narrower than the quick suite's names: they go on
+    several lines, each part of a name whole (the column once printed 'geotemp.tz_prob' over 'e')."""
+    import evals.report as report
+
+    names = ("geotemp.tz_probe", "gtr.geo_location", "stbench.direction.completion")
+    rs = []
+    for task in names:
+        for i in range(4):
+            for c, right in (("intrinsic", i < 1), ("tools", i < 3)):
+                rs.append(SampleResult(run_id="r", sample_id=f"{task}/{i}", task=task, condition=c, model="m",
+                                       tool_calls=int(c == "tools"), score=Score(correct=right, value=float(right))))
+    comps = compare(rs, ["intrinsic", "tools"]) + [overall(rs, ["intrinsic", "tools"])]
+    for width, broken in ((80, True), (200, False)):
+        console = Console(width=width, file=io.StringIO(), color_system=None)
+        table = report.render_tool_use(comps, width=width)
+        assert table is not None
+        console.print(table)
+        text = console.file.getvalue()  # type: ignore[attr-defined]
+        assert max(len(line) for line in text.splitlines()) <= width
+        cells = [line[:20].strip() for line in text.splitlines()]
+        for name in names:
+            if broken:
+                assert name not in text
+                parts = [p + "." for p in name.split(".")[:-1]] + [name.split(".")[-1]]
+                assert all(any(cell.startswith(p) for cell in cells) for p in parts), (name, text)
+            else:
+                assert name in text
+
+
+def test_the_main_table_wraps_a_long_task_name_after_a_dot() -> None:
+    """At 80 columns the main table's task column holds 'geotemp.tz_probe' but not the STBench name, which goes
+    on two lines after a dot (it once printed 'stbench.direction.c' over 'ompletion')."""
+    names = ("geotemp.tz_probe", "stbench.direction.completion")
+    rs = [SampleResult(run_id="r", sample_id=f"{task}/0", task=task, condition=c, model="m",
+                       score=Score(correct=c == "tools", value=float(c == "tools")))
+          for task in names for c in ("intrinsic", "tools")]
+    console = Console(width=80, file=io.StringIO(), color_system=None)
+    print_table(compare(rs, ["intrinsic", "tools"]) + [overall(rs, ["intrinsic", "tools"])], ["intrinsic", "tools"],
+                console)
+    main = console.file.getvalue().split("Tool use")[0]  # type: ignore[attr-defined]
+    firsts = [line.split("│")[1].strip() for line in main.splitlines() if line.startswith("│")]
+    assert "geotemp.tz_probe" in firsts
+    assert "stbench.direction." in firsts and "completion" in firsts
