@@ -132,10 +132,13 @@ def _caption(comparisons: list[TaskComparison], conditions: list[str], statuses:
             + "".join("\n" + escape(line) for line in cost_latency_lines(comparisons, conditions)))
 
 
+def _task_cell(task: str, task_width: int | None) -> str:
+    """A task's name; ``task_width`` breaks it after its dots to that width (0: no name, to measure the rest)."""
+    return escape(task if task_width is None else dotted_lines(task, task_width) if task_width else "")
+
+
 def _label(comp: TaskComparison, task_width: int | None = None) -> str:
-    """The task's cell; ``task_width`` breaks its name after its dots to that width (0: no name)."""
-    name = comp.task if task_width is None else dotted_lines(comp.task, task_width) if task_width else ""
-    return escape(name) + ("" if comp.complete else " (incomplete)")
+    return _task_cell(comp.task, task_width) + ("" if comp.complete else " (incomplete)")
 
 
 def _accuracy_cell(s: ConditionSummary | None, sep: str) -> str:
@@ -331,9 +334,8 @@ def _tool_use_table(comparisons: list[TaskComparison], baseline: str, *, compact
             table.add_section()
         for c, u in comp.tool_use.items():
             p = u.paired
-            label = comp.task if task_width is None else dotted_lines(comp.task, task_width) if task_width else ""
             table.add_row(
-                escape(label), escape(c),
+                _task_cell(comp.task, task_width), escape(c),
                 (f"{u.used_tools}/{u.n}{sep}{100 * u.used_share:.0f}%" if u.used_share is not None else "–")
                 + (f"{sep}+{u.unknown_tool_calls} unknown" if u.unknown_tool_calls else ""),
                 _rate(u.with_tools, sep), _rate(u.without_tools, sep),
