@@ -24,14 +24,14 @@ DEFAULT_SUITE: dict[str, int] = {
     # initial_bearing call (tools 25/32, alone 0/32 in four quiet runs on 2026-12-06). gpsbench.bearing keeps one
     # item: alone the 1.5B model writes a ~390-token derivation that has never scored (0/4 in those runs; with
     # tools 4/4), and that reply, not the prompts, sets the tool-free half's length (three items: 76 s of a 232 s
-    # job; one: 50 s of 204-226 s). GeoTemp and GTR-Bench keep one item each so that every family is in the sample: there the tools
-    # agent called no tool, and more of them would cost prompt tokens (a GTR prompt is about 2,100 tokens with
-    # tools) and say nothing about tools. Left out: gpsbench.distance (9 of 9 real 1.5B replies ran past 512
-    # tokens), gpsbench.relative_position_pure (2 of 3 tool-free replies were 450-token derivations),
-    # stbench.point_region (the tools agent lost both items), geotemp.time_place and gtr.next_spot (no tool
-    # called), geotemp.time_time_place (malformed tool calls). Asking gpsbench.bearing for the answer line only
-    # made its tool-free reply 13 tokens, but the tools agent then answered without its tool (4 of 4), so the
-    # plain style stays.
+    # job; one: 50-57 s of 204-226 s). GeoTemp and GTR-Bench keep one item each so that every family is in the
+    # sample: there the tools agent called no tool, and more of them would cost prompt tokens (a GTR prompt is
+    # about 2,100 tokens with tools) and say nothing about tools. Left out: gpsbench.distance (9 of 9 real 1.5B
+    # replies ran past 512 tokens), gpsbench.relative_position_pure (2 of 3 tool-free replies were 450-token
+    # derivations), stbench.point_region (the tools agent lost both items), geotemp.time_place and gtr.next_spot
+    # (no tool called), geotemp.time_time_place (malformed tool calls). Asking gpsbench.bearing for the answer
+    # line only made its tool-free reply 13 tokens, but the tools agent then answered without its tool (4 of 4),
+    # so the plain style stays.
     "gpsbench.bearing": 1,
     "stbench.direction.completion": 8,
     "geotemp.tz_probe": 1,
