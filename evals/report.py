@@ -98,9 +98,10 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
 
     The table fits ``width`` columns (None: no limit), leaving out or wrapping by priority: first the status
     shares and output tokens, then the truncated share and tool calls per sample, then intervals go under their
-    values, then the errors column (the task still says incomplete), then task names wrap, and last one row per task and condition (any number of
-    conditions fits). The gap, its interval and p are never dropped or cut; the caption names what was left
-    out (results.json and report.html have it all)."""
+    values, then the errors column (the task still says incomplete), then task names wrap (after their dots, in
+    the width the other columns leave), and last one row per task and condition (any number of conditions fits).
+    The gap, its interval and p are never dropped or cut; the caption names what was left out (results.json and
+    report.html have it all)."""
     names = max([cell_len(_label(c)) for c in comparisons] + [4])  # the task column's natural width
     wraps = max(0, max((cell_len(c) for c in conditions), default=0) - CONDITION_MIN_WIDTH)
     for level in range(TABLE_LEVELS):
@@ -177,7 +178,8 @@ def _main_table(comparisons: list[TaskComparison], conditions: list[str], title:
     for comp in comparisons:
         present = [comp.conditions[c] for c in conditions if c in comp.conditions]
         ns = sorted({s.items or s.n for s in present})
-        row = [_label(comp, task_width), " / ".join(str(s.items or s.n) for s in present) if len(ns) > 1 else str(ns[0] if ns else 0)]
+        items = " / ".join(str(s.items or s.n) for s in present) if len(ns) > 1 else str(ns[0] if ns else 0)
+        row = [_label(comp, task_width), items]
         row.extend(_accuracy_cell(comp.conditions.get(c), sep) for c in conditions)
         row.extend(_gap_cell(comp, c, sep) for c in others)
         if statuses:
