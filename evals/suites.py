@@ -2,7 +2,7 @@
 
 The quick default suite (no ``--tasks``, no ``--suite``) takes a few samples from every family, most of them from
 tasks where a built-in tool computes the answer: under 4 minutes on a quiet 2-core machine with the embedded
-model in both conditions (204-226 s measured, docs/first-run.md), with ``--max-steps`` :data:`QUICK_MAX_STEPS`
+model in both conditions (199-226 s measured, docs/first-run.md), with ``--max-steps`` :data:`QUICK_MAX_STEPS`
 unless given.
 
 A paper suite fixes the paper's tasks, instruction styles, size and split (``test``); ``--limit`` still caps the
@@ -24,7 +24,7 @@ DEFAULT_SUITE: dict[str, int] = {
     # initial_bearing call (tools 25/32, alone 0/32 in four quiet runs on 2026-12-06). gpsbench.bearing keeps one
     # item: alone the 1.5B model writes a ~390-token derivation that has never scored (0/4 in those runs; with
     # tools 4/4), and that reply, not the prompts, sets the tool-free half's length (three items: 76 s of a 232 s
-    # job; one: 50-57 s of 204-226 s). GeoTemp and GTR-Bench keep one item each so that every family is in the
+    # job; one: 50-57 s of 199-226 s). GeoTemp and GTR-Bench keep one item each so that every family is in the
     # sample: there the tools agent called no tool, and more of them would cost prompt tokens (a GTR prompt is
     # about 2,100 tokens with tools) and say nothing about tools. Left out: gpsbench.distance (9 of 9 real 1.5B
     # replies ran past 512 tokens), gpsbench.relative_position_pure (2 of 3 tool-free replies were 450-token
