@@ -111,10 +111,17 @@ def render_table(comparisons: list[TaskComparison], conditions: list[str], title
         if width is None or _natural_width(table) - saved <= width:
             break
     if level == 5 and width is not None:  # task names wrap after their dots, in what the other columns leave
-        others = _natural_width(_main_table(comparisons, conditions, title, baseline, level, task_width=0))
-        table = _main_table(comparisons, conditions, title, baseline, level,
-                            task_width=max(TASK_MIN_WIDTH, width - others + len("task")))
+        table = _fit_task_names(
+            lambda task_width: _main_table(comparisons, conditions, title, baseline, level, task_width),
+            width, TASK_MIN_WIDTH)
     return table
+
+
+def _fit_task_names(build: Callable[[int], Table], width: int, minimum: int) -> Table:
+    """``build(task_width)`` with the task names broken after their dots to the width the other columns leave
+    within ``width`` (at least ``minimum``), measured on the table built without names."""
+    others = _natural_width(build(0)) - len("task")
+    return build(max(minimum, width - others))
 
 
 def _natural_width(table: Table) -> int:
@@ -292,10 +299,9 @@ def render_tool_use(comparisons: list[TaskComparison], baseline: str = BASELINE_
         return None
     table = _tool_use_table(comparisons, baseline, compact=False)
     if width is not None and _natural_width(table) > width:
-        # the task column gets what the other columns leave, its names broken after their dots to fit it
-        others = _natural_width(_tool_use_table(comparisons, baseline, compact=True, task_width=0))
-        table = _tool_use_table(comparisons, baseline, compact=True,
-                                task_width=max(TASK_FOLD_MIN, width - others + len("task")))
+        table = _fit_task_names(
+            lambda task_width: _tool_use_table(comparisons, baseline, compact=True, task_width=task_width),
+            width, TASK_FOLD_MIN)
     return table
 
 
